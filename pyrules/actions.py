@@ -1,0 +1,213 @@
+"""Actions: parsing (JSON object, dict or term form), checking ids, and the term form.
+
+An `Action` is plain data.  `to_json()` gives the canonical object of the contract
+with defaults filled in and id lists sorted; `term()` gives the term form.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidInput, Problem
+
+POSITIONS = ("attack", "defense")
+FACES = ("up", "down")
+
+# action name -> ordered fields: (key, kind), kind in id, ids, position, face, target, player
+SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
+    "change_position": (("card", "id"), ("to", "position")),
+    "flip_summon": (("card", "id"),),
+    "normal_summon": (("card", "id"), ("tributes", "ids")),
+    "set": (("card", "id"), ("tributes", "ids")),
+    "synchro_summon": (("card", "id"), ("materials", "ids"), ("position", "position")),
+    "special_summon": (("card", "id"), ("position", "position"), ("player", "player")),
+    "effect_position": (("card", "id"), ("to", "position"), ("face", "face")),
+    "declare_attack": (("card", "id"), ("target", "target")),
+    "enter_battle_phase": (),
+    "draw": (),
+}
+OPTIONAL = {("normal_summon", "tributes"): [], ("set", "tributes"): [], ("special_summon", "player"): None}
+ORDER = list(SIGNATURES)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action of the contract (section 2)."""
+    action: str
+    card: str | None = None
+    to: str | None = None
+    face: str | None = None
+    tributes: tuple[str, ...] | None = None
+    materials: tuple[str, ...] | None = None
+    position: str | None = None
+    target: str | None = None
+    player: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.action}
+        for key, kind in SIGNATURES[self.action]:
+            value = getattr(self, key)
+            if value is None:
+                continue
+            out[key] = sorted(value) if kind == "ids" else value
+        return out
+
+    def term(self) -> str:
+        args = []
+        for key, kind in SIGNATURES[self.action]:
+            value = getattr(self, key)
+            if value is None:
+                continue
+            args.append("[" + ",".join(_quote(v) for v in sorted(value)) + "]" if kind == "ids" else _quote(value))
+        return self.action + (f"({','.join(args)})" if args else "")
+
+    def ids(self) -> list[tuple[str, str]]:
+        """(field, id) for every card id the action names."""
+        out = []
+        for key, kind in SIGNATURES[self.action]:
+            value = getattr(self, key)
+            if kind == "id" or (kind == "target" and value != "direct"):
+                out.append((key, value))
+            elif kind == "ids":
+                out += [(f"{key}[{i}]", v) for i, v in enumerate(value)]
+        return out
+
+    def sort_key(self) -> tuple:
+        return (ORDER.index(self.action), json.dumps(self.to_json(), sort_keys=True))
+
+    def __str__(self) -> str:
+        return self.term()
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.\-]+\Z")
+
+
+def _quote(value: str) -> str:
+    if _PLAIN.match(value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# ---- the term form ---------------------------------------------------------
+_TOKEN = re.compile(r'\s*(?:(?P<word>[A-Za-z0-9_.\-]+)|(?P<str>"(?:[^"\\]|\\.)*")|(?P<punct>[(),\[\]]))')
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise InvalidInput(Problem("action", f"cannot read the action at {text[pos:pos + 12]!r}"))
+        pos = m.end()
+        if m.group("word") is not None:
+            out.append(("word", m.group("word")))
+        elif m.group("str") is not None:
+            out.append(("word", re.sub(r'\\(.)', r'\1', m.group("str")[1:-1])))
+        else:
+            out.append(("punct", m.group("punct")))
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+    return out
+
+
+def parse_term(text: str) -> dict[str, Any]:
+    toks = _tokens(text)
+    if not toks or toks[0][0] != "word":
+        raise InvalidInput(Problem("action", f"expected an action name, got {text!r}"))
+    name, rest = toks[0][1], toks[1:]
+    if name not in SIGNATURES:
+        raise InvalidInput(Problem("action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
+    args: list[Any] = []
+    if rest:
+        if rest[0] != ("punct", "(") or rest[-1] != ("punct", ")"):
+            raise InvalidInput(Problem("action", f"expected {name}(...), got {text!r}"))
+        i, body = 0, rest[1:-1]
+        while i < len(body):
+            tok = body[i]
+            if tok == ("punct", "["):
+                items = []
+                i += 1
+                while i < len(body) and body[i] != ("punct", "]"):
+                    if body[i][0] != "word":
+                        raise InvalidInput(Problem("action", f"unexpected {body[i][1]!r} in a list"))
+                    items.append(body[i][1])
+                    i += 1
+                    if i < len(body) and body[i] == ("punct", ","):
+                        i += 1
+                if i >= len(body):
+                    raise InvalidInput(Problem("action", "a list is not closed with ]"))
+                args.append(items)
+                i += 1
+            elif tok[0] == "word":
+                args.append(tok[1])
+                i += 1
+            else:
+                raise InvalidInput(Problem("action", f"unexpected {tok[1]!r}"))
+            if i < len(body):
+                if body[i] != ("punct", ","):
+                    raise InvalidInput(Problem("action", f"expected ',' between arguments, got {body[i][1]!r}"))
+                i += 1
+                if i >= len(body):
+                    raise InvalidInput(Problem("action", "an argument is missing after ','"))
+    sig = SIGNATURES[name]
+    if len(args) > len(sig):
+        raise InvalidInput(Problem("action", f"{name} takes at most {len(sig)} arguments, got {len(args)}"))
+    return {"action": name, **{key: value for (key, _), value in zip(sig, args)}}
+
+
+def parse_action(value: Any) -> Action:
+    """An Action from an Action, a dict/JSON object, or the term form.  Raises InvalidInput."""
+    if isinstance(value, Action):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise InvalidInput(Problem("action", f"not valid JSON: {e}")) from None
+        else:
+            value = parse_term(text)
+    if not isinstance(value, dict):
+        raise InvalidInput(Problem("action", f"expected an action object or term, got {type(value).__name__}"))
+    name = value.get("action")
+    if name not in SIGNATURES:
+        raise InvalidInput(Problem("action.action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
+    problems, fields = [], {}
+    sig = dict(SIGNATURES[name])
+    for key in value:
+        if key != "action" and key not in sig:
+            problems.append(Problem(f"action.{key}", f"unknown key for {name}"))
+    for key, kind in SIGNATURES[name]:
+        path = f"action.{key}"
+        if key not in value:
+            if (name, key) in OPTIONAL:
+                default = OPTIONAL[(name, key)]
+                fields[key] = tuple(default) if isinstance(default, list) else default
+            else:
+                problems.append(Problem(path, "is required"))
+            continue
+        v = value[key]
+        if kind == "ids":
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                problems.append(Problem(path, "expected a list of ids (strings)"))
+            elif len(set(v)) != len(v):
+                problems.append(Problem(path, "names the same id twice"))
+            else:
+                fields[key] = tuple(sorted(v))
+        elif not isinstance(v, str):
+            problems.append(Problem(path, f"expected a string, got {type(v).__name__}"))
+        elif kind == "position" and v not in POSITIONS:
+            problems.append(Problem(path, f"must be attack or defense; got {v!r}"))
+        elif kind == "face" and v not in FACES:
+            problems.append(Problem(path, f"must be up or down; got {v!r}"))
+        elif kind == "id" and v == "direct":
+            problems.append(Problem(path, "'direct' is not a card id"))
+        else:
+            fields[key] = v
+    if problems:
+        raise InvalidInput(problems)
+    return Action(action=name, **fields)

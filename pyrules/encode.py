@@ -1,0 +1,197 @@
+"""A validated game state -> clingo symbols (facts), with every user string interned.
+
+Players, cards and card names become small integers; the only constants are the
+fixed vocabulary of rules/vocabulary.lp.  The `Encoding` keeps the maps back, so
+answer atoms can be turned into ids and names again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from clingo import Function, Number, Symbol
+
+from .model import Entry, Game
+from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
+
+_CONST: dict[str, Symbol] = {}
+
+
+def const(name: str) -> Symbol:
+    """A constant of the rules' fixed vocabulary (never user text)."""
+    sym = _CONST.get(name)
+    if sym is None:
+        sym = _CONST[name] = Function(name)
+    return sym
+
+
+def lower_const(word: str) -> Symbol:
+    """EARTH -> earth, Beast-Warrior -> beast_warrior (values of schema enums only)."""
+    return const(word.lower().replace("-", "_").replace(" ", "_"))
+
+
+def F(name: str, *args) -> Symbol:
+    return Function(name, [a if isinstance(a, Symbol) else Number(a) if isinstance(a, int) else const(a)
+                           for a in args])
+
+
+@dataclass
+class Encoding:
+    """The facts of one snapshot and the maps between ids and integers."""
+    game: Game
+    names: "NameTable"
+    facts: list[Symbol] = field(default_factory=list)
+    card_no: dict[str, int] = field(default_factory=dict)      # id -> integer
+    card_id: dict[int, str] = field(default_factory=dict)      # integer -> id
+    player_no: dict[str, int] = field(default_factory=dict)
+    player_key: dict[int, str] = field(default_factory=dict)
+
+    def card(self, ident: str) -> Symbol:
+        if ident == "direct":
+            return const("direct")
+        return Number(self.card_no[ident])
+
+    def player(self, key: str) -> Symbol:
+        return Number(self.player_no[key])
+
+
+class NameTable:
+    """Card names <-> integers.  Database names keep their number for the life of the
+    Engine; names seen only in one snapshot (inline cards) get numbers above them."""
+
+    def __init__(self, names):
+        self.base = {n: i for i, n in enumerate(sorted(names), start=1)}
+        self.base_names = {i: n for n, i in self.base.items()}
+
+    def scope(self) -> "NameScope":
+        return NameScope(self)
+
+
+class NameScope:
+    def __init__(self, table: NameTable):
+        self.table = table
+        self.extra: dict[str, int] = {}
+
+    def number(self, name: str) -> int:
+        n = self.table.base.get(name)
+        if n is None:
+            n = self.extra.get(name)
+            if n is None:
+                n = self.extra[name] = len(self.table.base) + len(self.extra) + 1
+        return n
+
+    def name(self, number: int) -> str:
+        if number in self.table.base_names:
+            return self.table.base_names[number]
+        for k, v in self.extra.items():
+            if v == number:
+                return k
+        return f"#{number}"
+
+
+def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
+    """The facts that say what card `c` is."""
+    out.append(Function("name", [c, Number(names.number(card["name"]))]))
+    out.append(Function("kind", [c, const(card["kind"])]))
+    for key in ("level", "atk", "def"):
+        if key in card:
+            out.append(Function(key, [c, Number(card[key])]))
+    if "attribute" in card:
+        out.append(Function("attribute", [c, lower_const(card["attribute"])]))
+    if "type" in card:
+        out.append(Function("race", [c, lower_const(card["type"])]))
+    for flag in FRAME_FLAGS:
+        if card.get(flag):
+            out.append(Function("frame", [c, const(flag)]))
+    for key in ("spell_type", "trap_type", "special_summon_restriction", "sends_to_graveyard_banished"):
+        if key in card:
+            out.append(Function(key, [c, const(card[key])]))
+    for key in ("can_attack_directly", "attacks_each_monster", "equip_grants_direct_attack", "equip_forbids_attack"):
+        if card.get(key):
+            out.append(Function(key, [c]))
+    for n in card.get("cannot_be_attacked_while", ()):
+        out.append(Function("cannot_be_attacked_while", [c, Number(names.number(n))]))
+    if "attack_lock" in card:
+        lock = card["attack_lock"]
+        out.append(Function("attack_lock", [c, const(lock["side"]), Number(lock.get("min_level", 0))]))
+    if "synchro_tuner" in card:
+        out.append(Function("synchro_tuner", [c, Number(names.number(card["synchro_tuner"]))]))
+    if "synchro_non_tuner_attribute" in card:
+        out.append(Function("synchro_non_tuner_attribute", [c, lower_const(card["synchro_non_tuner_attribute"])]))
+
+
+def encode(game: Game, names: NameTable, defaults: dict[str, str]) -> Encoding:
+    """All facts of a snapshot.  `defaults` holds the default value of every reading."""
+    enc = Encoding(game=game, names=names.scope())
+    out = enc.facts
+    for n, p in enumerate(game.players, start=1):
+        enc.player_no[p], enc.player_key[n] = n, p
+        out.append(F("player", n))
+        out.append(F("life", n, game.life[p]))
+        out.append(F("deck_size", n, game.deck[p]))
+    out.append(F("turn", game.turn))
+    out.append(F("turn_player", enc.player(game.turn_player)))
+    out.append(F("phase", game.phase))
+    if game.battle_step is not None:
+        out.append(F("battle_step", game.battle_step))
+    if game.battle_step_given:
+        out.append(Function("battle_step_given"))
+
+    for n, e in enumerate(game.entries, start=1):
+        if e.id in enc.card_no:        # a duplicate id was reported by validation
+            continue
+        enc.card_no[e.id], enc.card_id[n] = n, e.id
+    for ident in game.gone_ids:
+        n = len(enc.card_no) + 1
+        enc.card_no[ident], enc.card_id[n] = n, ident
+
+    for e in game.entries:
+        c = Number(enc.card_no[e.id])
+        out.append(F("zone", c, enc.player(e.player), e.zone))
+        out.append(F("slot", c, e.slot))
+        out.append(F("owner", c, enc.player(e.owner)))
+        if e.position:
+            out.append(F("position", c, e.position))
+        if e.face:
+            out.append(F("face", c, e.face))
+        if e.equipped_to:
+            out.append(F("equipped_to", c, enc.card(e.equipped_to)))
+        if e.properly_summoned:
+            out.append(F("properly_summoned", c))
+        card_facts(out, c, e.card, enc.names)
+
+    for ident in game.chain:
+        out.append(F("on_chain", enc.card(ident)))
+
+    for k, ev in enumerate(game.events, start=1):
+        out.append(F("event", k, ev["event"]))
+        if "card" in ev:
+            out.append(F("event_card", k, enc.card(ev["card"])))
+        if "player" in ev:
+            out.append(F("event_player", k, enc.player(ev["player"])))
+        for t in ev.get("tributes") or ():
+            out.append(F("event_tribute", k, enc.card(t)))
+        for flag in ("negated", "replay", "gone"):
+            if ev.get(flag):
+                out.append(F(f"event_{flag}", k))
+        if "target" in ev:
+            out.append(F("event_target", k, enc.card(ev["target"])))
+        if "how" in ev:
+            out.append(F("event_how", k, ev["how"]))
+        if "method" in ev:
+            method = ev["method"] if ev["method"] in SPECIAL_SUMMON_METHODS else "other"
+            out.append(F("event_method", k, method))
+        if "to" in ev:
+            out.append(F("event_to", k, enc.player(ev["to"])))
+
+    if game.attack is not None:
+        a = game.attack
+        out.append(F("attack_attacker", enc.card(a["attacker"])))
+        out.append(F("attack_target", enc.card(a["target"])))
+        for t in a["targets_at_declaration"]:
+            out.append(F("target_at_declaration", enc.card(t)))
+
+    for name, value in defaults.items():
+        out.append(F("reading_default", name, value))
+    for name, value in game.readings.items():
+        out.append(F("selected_reading", name, value))
+    return enc

@@ -1,0 +1,26 @@
+"""The one exception pyrules raises for bad input."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input: the field path and what is wrong there."""
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class InvalidInput(ValueError):
+    """Raised for a snapshot, action, reading or card file that cannot be judged.
+
+    `problems` lists every problem found, each with its field path; `str()` of the
+    exception lists them one per line.
+    """
+
+    def __init__(self, problems: list[Problem] | Problem):
+        self.problems = [problems] if isinstance(problems, Problem) else list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))

@@ -1,0 +1,229 @@
+"""Snapshot text or dict -> a validated, normalised game state (format checks only).
+
+The format is checked here: keys, types, card names, ids and the references between
+them.  The game's physical limits (zone sizes, where tokens may be, face-down Attack
+Position, ...) are checked once, in ASP (rules/validity.lp), by the engine.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .cards import CardDB, load_yaml
+from .errors import InvalidInput, Problem
+from .schema import SNAPSHOT_SCHEMA, validate
+
+# zone key in the snapshot -> zone name in the rules
+ZONES = {"hand": "hand", "extra_deck": "extra_deck", "monsters": "monster_zone",
+         "spells_traps": "spell_trap_zone", "field_spell": "field_zone",
+         "graveyard": "graveyard", "banished": "banished"}
+BARE_NAME_ZONES = ("hand", "extra_deck", "graveyard", "banished")
+RESERVED_IDS = {"direct"}
+
+
+@dataclass
+class Entry:
+    """One card in one zone of the snapshot."""
+    id: str
+    card: dict
+    player: str           # whose zone (the controller, for the field)
+    zone: str             # zone name in the rules (monster_zone, hand, ...)
+    slot: int             # place in its zone list, from 0
+    path: str             # field path in the snapshot
+    owner: str
+    position: str | None = None
+    face: str | None = None
+    equipped_to: str | None = None
+    properly_summoned: bool = False
+
+
+@dataclass
+class Game:
+    """A validated snapshot."""
+    raw: dict
+    turn: int
+    turn_player: str
+    phase: str
+    battle_step: str | None
+    battle_step_given: bool
+    chain: list[str]
+    readings: dict[str, str]
+    players: list[str]
+    life: dict[str, int]
+    deck: dict[str, int]
+    entries: list[Entry]
+    events: list[dict]
+    attack: dict | None
+    by_id: dict[str, Entry] = field(default_factory=dict)
+    gone_ids: list[str] = field(default_factory=list)
+
+
+def read_text(text: str, origin: str = "snapshot") -> Any:
+    try:
+        return load_yaml(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise InvalidInput(Problem(origin, f"not valid YAML or JSON{where}: {getattr(e, 'problem', e)}")) from None
+
+
+def read_source(source: Any) -> Any:
+    """A snapshot from a dict, a path, '-' (standard input) or YAML/JSON text."""
+    if isinstance(source, dict):
+        return copy.deepcopy(source)
+    if isinstance(source, Path):
+        try:
+            return read_text(source.read_text(encoding="utf-8"), str(source))
+        except (OSError, UnicodeDecodeError) as e:
+            raise InvalidInput(Problem(str(source), f"cannot read: {e}")) from None
+    if isinstance(source, str):
+        return read_text(source)
+    raise InvalidInput(Problem("snapshot", f"expected a mapping, a path or text, got {type(source).__name__}"))
+
+
+def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[str]],
+                   reading_overrides: dict[str, str] | None = None) -> Game:
+    """Validate the format of a snapshot and normalise it.  Raises InvalidInput."""
+    raw = read_source(source)
+    if not isinstance(raw, dict):
+        raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
+    problems = [Problem(p, m) for p, m in validate(raw, SNAPSHOT_SCHEMA, SNAPSHOT_SCHEMA)]
+    if problems:
+        raise InvalidInput(problems)
+    return _Normaliser(raw, cards, known_readings, reading_overrides or {}).game()
+
+
+class _Normaliser:
+    def __init__(self, raw, cards, known_readings, overrides):
+        self.raw, self.cards, self.known_readings, self.overrides = raw, cards, known_readings, overrides
+        self.problems: list[Problem] = []
+
+    def bad(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def card(self, ref: Any, path: str) -> dict:
+        if isinstance(ref, dict):
+            return ref
+        if ref not in self.cards:
+            self.bad(path, f"unknown card name {ref!r}")
+            return {"name": ref, "kind": "monster"}
+        return self.cards[ref]
+
+    def game(self) -> Game:
+        raw = self.raw
+        players_raw = raw.get("players") or {}
+        players = list(players_raw)
+        if len(players) != 2:
+            self.bad("players", f"exactly two players are needed, got {len(players)}")
+        turn_player = raw.get("turn_player", "A" if "A" in players or not players else players[0])
+        if players and turn_player not in players:
+            self.bad("turn_player", f"{turn_player!r} is not one of the players ({', '.join(players)})")
+        phase = raw.get("phase", "main1")
+        step_given = "battle_step" in raw
+        step = raw.get("battle_step", "battle" if phase == "battle" else None)
+
+        entries: list[Entry] = []
+        for p in players:
+            side = players_raw[p] or {}
+            for key, zone in ZONES.items():
+                items = side.get(key)
+                if items is None:
+                    continue
+                if key == "field_spell":
+                    items = [items]
+                for n, item in enumerate(items):
+                    path = f"players.{p}.{key}" + ("" if key == "field_spell" else f"[{n}]")
+                    if isinstance(item, str):
+                        item = {"id": f"{p}.{key}.{n + 1}", "card": item}
+                    owner = item.get("owner", p)
+                    if owner not in players:
+                        self.bad(f"{path}.owner", f"{owner!r} is not one of the players")
+                    entries.append(Entry(
+                        id=item["id"], card=self.card(item["card"], f"{path}.card"), player=p, zone=zone,
+                        slot=n, path=path, owner=owner, position=item.get("position"),
+                        face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
+                        equipped_to=item.get("equipped_to"), properly_summoned=item.get("properly_summoned", False)))
+
+        by_id: dict[str, Entry] = {}
+        for e in entries:
+            if e.id in RESERVED_IDS:
+                self.bad(f"{e.path}.id", f"the id {e.id!r} is reserved")
+            elif e.id in by_id:
+                self.bad(f"{e.path}.id", f"duplicate id {e.id!r} (also at {by_id[e.id].path})")
+            else:
+                by_id[e.id] = e
+
+        def ref(value: str, path: str, allow_direct: bool = False, gone: bool = False) -> None:
+            if allow_direct and value == "direct":
+                return
+            if value not in by_id and not gone:
+                self.bad(path, f"no card with id {value!r} in the snapshot")
+
+        for e in entries:
+            if e.equipped_to is not None:
+                ref(e.equipped_to, f"{e.path}.equipped_to")
+        chain = raw.get("chain") or []
+        for n, c in enumerate(chain):
+            ref(c, f"chain[{n}]")
+
+        events = []
+        gone_ids: list[str] = []
+        for n, ev in enumerate(raw.get("this_turn") or []):
+            path = f"this_turn[{n}]"
+            ev = dict(ev)
+            gone = ev.get("gone", False)
+            kind = ev["event"]
+            if kind != "draw" and "card" not in ev:
+                self.bad(f"{path}.card", "is required")
+            if kind == "position_change" and "how" not in ev:
+                self.bad(f"{path}.how", "is required for a position_change (manual or effect)")
+            if kind == "attack" and "target" not in ev:
+                self.bad(f"{path}.target", "is required for an attack (an id or direct)")
+            if kind == "control_change" and "to" not in ev:
+                self.bad(f"{path}.to", "is required for a control_change")
+            for key in ("player", "to"):
+                if key in ev and ev[key] not in players:
+                    self.bad(f"{path}.{key}", f"{ev[key]!r} is not one of the players")
+            ids = ([("card", ev["card"])] if "card" in ev else []) + \
+                  ([("target", ev["target"])] if "target" in ev else []) + \
+                  [(f"tributes[{i}]", t) for i, t in enumerate(ev.get("tributes") or [])]
+            for key, value in ids:
+                ref(value, f"{path}.{key}", allow_direct=(key == "target"), gone=gone)
+                if gone and value not in by_id and value != "direct" and value not in gone_ids:
+                    gone_ids.append(value)
+            ev["path"] = path
+            events.append(ev)
+
+        attack = raw.get("attack")
+        if attack is not None:
+            ref(attack["attacker"], "attack.attacker")
+            ref(attack["target"], "attack.target", allow_direct=True)
+            for i, t in enumerate(attack["targets_at_declaration"]):
+                ref(t, f"attack.targets_at_declaration[{i}]")
+
+        readings = {}
+        given = {k: ("true" if v is True else "false" if v is False else v)
+                 for k, v in (raw.get("readings") or {}).items()}
+        for origin, values in (("readings", given), ("--reading", self.overrides)):
+            for name, value in values.items():
+                path = f"{origin}.{name}" if origin == "readings" else f"--reading {name}"
+                if name not in self.known_readings:
+                    self.bad(path, f"unknown reading (known: {', '.join(sorted(self.known_readings))})")
+                elif value not in self.known_readings[name]:
+                    self.bad(path, f"unknown value {value!r} (one of: {', '.join(self.known_readings[name])})")
+                else:
+                    readings[name] = value
+
+        if self.problems:
+            raise InvalidInput(self.problems)
+        return Game(raw=raw, turn=raw.get("turn", 3), turn_player=turn_player, phase=phase,
+                    battle_step=step, battle_step_given=step_given, chain=chain, readings=readings,
+                    players=players,
+                    life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
+                    deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
+                    entries=entries, events=events, attack=attack, by_id=by_id, gone_ids=gone_ids)

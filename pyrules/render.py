@@ -1,0 +1,60 @@
+"""Readable terminal output: tables and sentences (plain text, no colours needed)."""
+from __future__ import annotations
+
+import click
+
+from .engine import Legal, Verdict
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    line = "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join(out)
+
+
+def print_legal(result: Legal, show_all: bool = False) -> None:
+    if result.permitted:
+        rows = [[str(i), a.action, a.term()] for i, a in enumerate(result.permitted, 1)]
+        click.echo(_table(rows, ["#", "kind", "permitted action"]))
+    else:
+        click.echo("No action is permitted.")
+    if result.replay:
+        click.echo("\nA replay is due: the attacker may choose a target again (or stop).")
+    if show_all and result.forbidden:
+        click.echo("")
+        rows = []
+        for v in result.forbidden:
+            for n, r in enumerate(v.reasons):
+                rows.append([v.action.term() if n == 0 else "", r.rule, r.text])
+        click.echo(_table(rows, ["forbidden action", "reason", "why"]))
+    click.echo(f"\n{len(result.permitted)} permitted" +
+               (f", {len(result.forbidden)} forbidden" if show_all else "") + ".")
+
+
+def print_verdict(verdict: Verdict) -> None:
+    word = "PERMITTED" if verdict.permitted else "FORBIDDEN"
+    click.echo(f"{verdict.action.term()}: {word}")
+    for key, value in verdict.notes:
+        click.echo(f"  {key.replace('_', ' ')}: {value}")
+    for r in verdict.reasons:
+        click.echo(f"  - {r.text}")
+        for e in r.evidence:
+            click.echo(f"      because of {e}")
+        click.echo(f"      [{r.rule}; source: {r.source}]")
+
+
+def print_readings(items) -> None:
+    for name, r in sorted(items.items()):
+        click.echo(f"{name}  (default: {r.default})")
+        click.echo(f"  {r.question}")
+        for value, source in r.values.items():
+            mark = "*" if value == r.default else " "
+            click.echo(f"  {mark} {value}: {source}")
+        click.echo("")
+
+
+def print_reasons(items) -> None:
+    rows = [[k, t, s] for k, (t, s) in items]
+    click.echo(_table(rows, ["reason id", "text", "source"]))

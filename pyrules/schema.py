@@ -1,0 +1,234 @@
+"""The JSON Schemas of snapshots and cards, and the small validator that applies them.
+
+One schema serves three purposes: `pyrules schema` prints it, `validate()` checks
+snapshots and inline cards against it (every problem with its field path), and the
+README documents it.  The validator covers the JSON Schema subset used here: type,
+enum, properties, required, additionalProperties, items, minimum, anyOf, $ref.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+ATTRIBUTES = ["EARTH", "WATER", "FIRE", "WIND", "LIGHT", "DARK", "DIVINE"]
+RACES = ["Warrior", "Spellcaster", "Fairy", "Fiend", "Zombie", "Machine", "Aqua", "Pyro", "Rock",
+         "Winged Beast", "Plant", "Insect", "Thunder", "Dragon", "Beast", "Beast-Warrior", "Dinosaur",
+         "Fish", "Sea Serpent", "Reptile", "Psychic", "Divine-Beast"]
+FRAME_FLAGS = ["normal", "effect", "fusion", "ritual", "synchro", "tuner", "token", "flip", "toon",
+               "spirit", "special_summon_only", "trap_monster", "union", "gemini"]
+PHASES = ["draw", "standby", "main1", "battle", "main2", "end"]
+BATTLE_STEPS = ["start", "battle", "damage", "end"]
+EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
+          "attack", "draw", "battle_by_effect", "returned", "control_change"]
+SPECIAL_SUMMON_METHODS = ["synchro", "fusion", "ritual", "revive", "effect", "other"]
+
+_str = {"type": "string"}
+_id = {"type": "string", "minLength": 1, "description": "a card id, unique in the snapshot; 'direct' is reserved"}
+_name_list = {"type": "array", "items": _str}
+
+CARD_SCHEMA: dict[str, Any] = {
+    "title": "pyrules card",
+    "description": "A card of the card database, or an inline card definition in a snapshot.",
+    "type": "object",
+    "required": ["name", "kind"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "passcode": {"type": "integer", "minimum": 0},
+        "kind": {"enum": ["monster", "spell", "trap"]},
+        "level": {"type": "integer", "minimum": 0, "maximum": 12},
+        "attribute": {"enum": ATTRIBUTES},
+        "type": {"enum": RACES, "description": "the monster's Type"},
+        "atk": {"type": "integer", "minimum": 0},
+        "def": {"type": "integer", "minimum": 0},
+        "atk_unknown": {"type": "boolean"},
+        **{flag: {"type": "boolean"} for flag in FRAME_FLAGS},
+        "spell_type": {"enum": ["normal", "quickplay", "continuous", "equip", "field", "ritual"]},
+        "trap_type": {"enum": ["normal", "continuous", "counter"]},
+        "can_attack_directly": {"type": "boolean"},
+        "cannot_be_attacked_while": {**_name_list, "description": "card names: while one is face-up on the field, this monster cannot be attacked"},
+        "attacks_each_monster": {"type": "boolean"},
+        "equip_grants_direct_attack": {"type": "boolean"},
+        "equip_forbids_attack": {"type": "boolean"},
+        "attack_lock": {
+            "type": "object", "additionalProperties": False, "required": ["side"],
+            "properties": {"side": {"enum": ["opponent", "both"]}, "min_level": {"type": "integer", "minimum": 0}},
+            "description": "while face-up: the monsters of this side (of Level min_level or higher) cannot attack",
+        },
+        "synchro_tuner": {"type": "string", "description": "the Tuner this Synchro Monster requires"},
+        "synchro_non_tuner_attribute": {"enum": ATTRIBUTES},
+        "special_summon_restriction": {"enum": ["own_method_only", "fusion_summon_only", "proper_summon_first"]},
+        "sends_to_graveyard_banished": {"enum": ["all", "monsters"]},
+        "source": _str,
+        "note": _str,
+    },
+}
+
+_card_ref = {"anyOf": [{"type": "string", "description": "a card name from the database"},
+                       {"$ref": "#/definitions/card"}]}
+
+_monster = {
+    "type": "object", "required": ["id", "card", "position"], "additionalProperties": False,
+    "properties": {"id": _id, "card": _card_ref, "position": {"enum": ["attack", "defense"]},
+                   "face": {"enum": ["up", "down"]}, "owner": _str},
+}
+_spell_trap = {
+    "type": "object", "required": ["id", "card", "face"], "additionalProperties": False,
+    "properties": {"id": _id, "card": _card_ref, "face": {"enum": ["up", "down"]},
+                   "equipped_to": _id, "owner": _str},
+}
+_pile_entry = {"anyOf": [{"type": "string", "description": "a bare card name"}, {
+    "type": "object", "required": ["id", "card"], "additionalProperties": False,
+    "properties": {"id": _id, "card": _card_ref, "properly_summoned": {"type": "boolean"}, "owner": _str}}]}
+_hand_entry = {"anyOf": [{"type": "string", "description": "a bare card name"}, {
+    "type": "object", "required": ["id", "card"], "additionalProperties": False,
+    "properties": {"id": _id, "card": _card_ref, "owner": _str}}]}
+
+_player = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "life": {"type": "integer", "minimum": 0},
+        "deck": {"type": "integer", "minimum": 0},
+        "hand": {"type": "array", "items": _hand_entry},
+        "extra_deck": {"type": "array", "items": _hand_entry},
+        "monsters": {"type": "array", "items": _monster},
+        "spells_traps": {"type": "array", "items": _spell_trap},
+        "field_spell": {"anyOf": [{"type": "null"}, _spell_trap]},
+        "graveyard": {"type": "array", "items": _pile_entry},
+        "banished": {"type": "array", "items": _pile_entry},
+    },
+}
+
+_event = {
+    "type": "object", "required": ["event"], "additionalProperties": False,
+    "properties": {
+        "event": {"enum": EVENTS},
+        "card": _id,
+        "player": _str,
+        "tributes": {"type": "array", "items": _id},
+        "negated": {"type": "boolean"},
+        "replay": {"type": "boolean"},
+        "target": _id,
+        "how": {"enum": ["manual", "effect"]},
+        "method": _str,
+        "to": _str,
+        "gone": {"type": "boolean"},
+    },
+}
+
+SNAPSHOT_SCHEMA: dict[str, Any] = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "title": "pyrules snapshot (contract version 1)",
+    "type": "object",
+    "required": ["snapshot"],
+    "additionalProperties": False,
+    "definitions": {"card": CARD_SCHEMA},
+    "properties": {
+        "snapshot": {"enum": [1], "description": "format version"},
+        "turn": {"type": "integer", "minimum": 1},
+        "turn_player": _str,
+        "phase": {"enum": PHASES},
+        "battle_step": {"enum": BATTLE_STEPS},
+        "chain": {"type": "array", "items": _id},
+        "readings": {"type": "object", "additionalProperties": {"type": ["string", "boolean"]}},
+        "players": {"type": "object", "additionalProperties": _player},
+        "this_turn": {"type": "array", "items": _event},
+        "attack": {"anyOf": [{"type": "null"}, {
+            "type": "object", "required": ["attacker", "target", "targets_at_declaration"],
+            "additionalProperties": False,
+            "properties": {"attacker": _id, "target": _id,
+                           "targets_at_declaration": {"type": "array", "items": _id}}}]},
+    },
+}
+
+_TYPES = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+_TYPE_WORD = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
+              "number": "a number", "boolean": "true or false", "null": "null"}
+
+
+def _describe(v: Any) -> str:
+    for name in ("boolean", "integer", "number", "string", "array", "object", "null"):
+        if _TYPES[name](v):
+            return _TYPE_WORD[name]
+    return type(v).__name__
+
+
+def _fits_type(schema: dict, v: Any) -> bool:
+    t = schema.get("type")
+    if t is None:
+        if "enum" in schema:
+            return True
+        return True
+    types = t if isinstance(t, list) else [t]
+    return any(_TYPES[x](v) for x in types)
+
+
+def validate(value: Any, schema: dict, root: dict, path: str = "") -> Iterator[tuple[str, str]]:
+    """Yield (path, message) for every way `value` breaks `schema`."""
+    if "$ref" in schema:
+        ref = schema["$ref"].split("/")[-1]
+        yield from validate(value, root["definitions"][ref], root, path)
+        return
+    if "anyOf" in schema:
+        branches = [b for b in schema["anyOf"] if _fits_type(root["definitions"][b["$ref"].split("/")[-1]]
+                                                               if "$ref" in b else b, value)]
+        if not branches:
+            words = []
+            for b in schema["anyOf"]:
+                b = root["definitions"][b["$ref"].split("/")[-1]] if "$ref" in b else b
+                words.append(_TYPE_WORD.get(b.get("type"), "a value"))
+            yield path, f"expected {' or '.join(words)}, got {_describe(value)}"
+            return
+        yield from validate(value, branches[0], root, path)
+        return
+    if "type" in schema and not _fits_type(schema, value):
+        t = schema["type"]
+        want = " or ".join(_TYPE_WORD[x] for x in (t if isinstance(t, list) else [t]))
+        yield path, f"expected {want}, got {_describe(value)} ({value!r})"
+        return
+    if "enum" in schema and value not in schema["enum"] or (
+            "enum" in schema and isinstance(value, bool) and not any(isinstance(e, bool) for e in schema["enum"])):
+        yield path, f"must be one of {', '.join(map(str, schema['enum']))}; got {value!r}"
+        return
+    if isinstance(value, int) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            yield path, f"must be at least {schema['minimum']}; got {value}"
+        if "maximum" in schema and value > schema["maximum"]:
+            yield path, f"must be at most {schema['maximum']}; got {value}"
+    if isinstance(value, str) and "minLength" in schema and len(value) < schema["minLength"]:
+        yield path, "must not be empty"
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for key in schema.get("required", []):
+            if key not in value:
+                yield _join(path, key), "is required"
+        for key, v in value.items():
+            sub = _join(path, str(key))
+            if not isinstance(key, str):
+                yield sub, "keys must be strings"
+            elif key in props:
+                yield from validate(v, props[key], root, sub)
+            elif extra is False:
+                yield sub, "unknown key"
+            elif isinstance(extra, dict):
+                yield from validate(v, extra, root, sub)
+    if isinstance(value, list) and "items" in schema:
+        for i, v in enumerate(value):
+            yield from validate(v, schema["items"], root, f"{path}[{i}]")
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def schemas() -> dict[str, Any]:
+    """Both schemas, as `pyrules schema` prints them."""
+    return {"snapshot": SNAPSHOT_SCHEMA, "card": CARD_SCHEMA}
