@@ -115,8 +115,8 @@ def load_catalogue(folder: Path) -> Catalogue:
 
 
 def program_files(folder: Path) -> list[Path]:
-    """The rule files of a query: every .lp under rules/ except the catalogue."""
-    return sorted(p for p in folder.rglob("*.lp") if "catalogue" not in p.relative_to(folder).parts)
+    """The rule files of a query: every .lp under rules/ except the catalogue and search/."""
+    return sorted(p for p in folder.rglob("*.lp") if not {"catalogue", "search"} & set(p.relative_to(folder).parts))
 
 
 class Engine:
