@@ -198,5 +198,184 @@ def reasons(ctx, as_json, rules):
     print_reasons(items)
 
 
+# ---- the rules designer's toolkit: test, lint, explain, show, cards import ----------
+def _default_cases() -> list[Path]:
+    """The project's ruling suite when run from a checkout (tests/cases next to pyrules/)."""
+    here = Path(__file__).resolve().parent.parent / "tests" / "cases"
+    return [here] if here.is_dir() else []
+
+
+@main.command("test")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("-k", "pattern", default=None, help="Run only the cases whose name contains PATTERN (any case).")
+@json_option
+@cards_option
+@rules_option
+@click.pass_context
+def test_cmd(ctx, paths, pattern, as_json, cards, rules):
+    """Run YAML ruling case files (files or folders) and report the failing checks.
+
+    Without PATH, runs the project's own ruling suite (tests/cases) from a checkout.
+    Exit 0 all passed, 1 a check failed, 2 a file or the rules cannot be read.
+
+    \b
+    Example:
+        pyrules test
+        pyrules test my_cases/ --rules my_rules/ -k replay
+    """
+    from .cases import case_checks, case_files, load_cases, run_file
+    roots = [Path(p) for p in paths] or _default_cases()
+    if not roots:
+        _fail(InvalidInput(Problem("PATH", "no ruling case files given (and no tests/cases folder here)")))
+    missing = [str(p) for p in roots if not p.exists()]
+    if missing:
+        _fail(InvalidInput([Problem(m, "no such file or folder") for m in missing]))
+    files = case_files(roots)
+    problems = []
+    for f in files:
+        try:
+            for case in load_cases(f):
+                if not isinstance(case, dict):
+                    raise ValueError("each case is a mapping with name, snapshot and checks")
+                case_checks(case)
+        except Exception as e:   # unreadable or malformed: YAML, encoding, shape
+            problems.append(Problem(str(f), f"cannot read the case file: {str(e).strip() or 'expected a list of cases'}"))
+    if problems:
+        _fail(InvalidInput(problems))
+    try:
+        engine = _engine(ctx, rules, cards)
+    except RuntimeError as e:
+        _fail(InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}")))
+    passed, failures = 0, []
+    for f in files:
+        for outcome in run_file(engine, f, pattern):
+            if outcome.ok:
+                passed += 1
+            else:
+                failures.append(outcome)
+    if as_json:
+        click.echo(json.dumps({"passed": passed, "failed": len(failures),
+                               "failures": [{"file": o.file, "case": o.case, "check": o.check, "message": o.message}
+                                            for o in failures]}, indent=2))
+    else:
+        for o in failures:
+            click.echo(f"FAILED {o.file}: {o.case} :: {o.check}: {o.message}")
+        click.echo(f"{passed} passed, {len(failures)} failed")
+    sys.exit(EXIT_FORBIDDEN if failures else EXIT_OK)
+
+
+@main.command()
+@json_option
+@rules_option
+def lint(as_json, rules):
+    """Check the rules: they parse and ground, every block cites a source, every reason
+    and predicate is catalogued and documented, readings are complete.  Exit 1 on findings.
+
+    \b
+    Example:
+        pyrules lint
+        pyrules lint --rules my_rules/
+    """
+    from .lint import lint as run_lint
+    from .paths import rules_dir
+    folder = Path(rules) if rules else rules_dir()
+    findings = run_lint(folder)
+    if as_json:
+        click.echo(json.dumps([{"file": f.file, "line": f.line, "check": f.check, "message": f.message}
+                               for f in findings], indent=2))
+    else:
+        for f in findings:
+            click.echo(str(f))
+        click.echo(f"{len(findings)} problem{'s' * (len(findings) != 1)} in {folder}")
+    sys.exit(EXIT_FORBIDDEN if findings else EXIT_OK)
+
+
+@main.command()
+@click.argument("snapshot")
+@click.argument("action")
+@reading_option
+@cards_option
+@rules_option
+@click.pass_context
+def explain(ctx, snapshot, action, readings, cards, rules):
+    """Why ACTION is permitted or forbidden in SNAPSHOT: each reason with the snapshot facts
+    it rests on and the rule that fired (file, line, source).  Exit as `check`.
+
+    \b
+    Example:
+        pyrules explain facts/examples/main_phase.yaml "normal_summon(skull,[])"
+    """
+    from .explain import explain as run_explain
+    try:
+        engine = _engine(ctx, rules, cards)
+        verdict, lines = run_explain(engine, _snapshot(snapshot), action, _readings(readings))
+    except InvalidInput as e:
+        _fail(e)
+    click.echo("\n".join(lines))
+    sys.exit(EXIT_OK if verdict.permitted else EXIT_FORBIDDEN)
+
+
+@main.command()
+@click.argument("snapshot")
+@click.option("--no-actions", is_flag=True, help="Draw the board only.")
+@reading_option
+@cards_option
+@rules_option
+@click.pass_context
+def show(ctx, snapshot, no_actions, readings, cards, rules):
+    """Draw SNAPSHOT's board (both sides, zones, positions, face-down cards, this turn's
+    history) with the permitted actions.
+
+    \b
+    Example:
+        pyrules show facts/examples/main_phase.yaml
+    """
+    from .show import show as run_show
+    try:
+        engine = _engine(ctx, rules, cards)
+        click.echo(run_show(engine, _snapshot(snapshot), _readings(readings), with_actions=not no_actions))
+    except InvalidInput as e:
+        _fail(e)
+
+
+@main.group()
+def cards():
+    """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file."""
+
+
+@cards.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the cards here (YAML) instead of standard output.")
+@click.option("--overlay", "overlay", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A curated overlay to use instead of facts/overlay.yaml.")
+def cards_import(path, output, overlay):
+    """Read PATH (cards.cdb or YGOPRODeck card-info JSON) and write its cards in the
+    pyrules card schema (the YAML of facts/cards.yaml), curated overlay applied.
+
+    \b
+    Example:
+        pyrules cards import cards.cdb -o my_cards.yaml
+        pyrules legal snap.yaml --cards my_cards.yaml
+    """
+    import time
+    from .importers import dump_cards, import_cards, load_overlay
+    start = time.perf_counter()
+    try:
+        result = import_cards(path, load_overlay(overlay) if overlay else None)
+        result.db()          # every card checked against the card schema
+    except InvalidInput as e:
+        _fail(e)
+    text = dump_cards(result.cards)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+    took = time.perf_counter() - start
+    click.echo(f"imported {len(result.cards)} cards from {Path(path).name} in {took:.2f}s "
+               f"({result.skipped_aliases} alternate artworks skipped, {len(result.skipped_unsupported)} "
+               f"unsupported, overlay applied to {len(result.overlaid)})", err=True)
+
+
 if __name__ == "__main__":   # pragma: no cover
     main()

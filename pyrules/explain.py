@@ -1,0 +1,157 @@
+"""`pyrules explain`: the derivation behind a verdict, as sentences.
+
+Built from Engine.check's output only (each reason with its evidence atoms) plus where
+the rules give that reason: the forbidden(Action, ReasonId, Evidence) heads found with
+clingo's AST (pyrules/lint.py), each with its file, line and the `% Source:` of its block.
+No explanation framework: the evidence is already in the rules' own output.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clingo.ast import ASTType
+
+from .engine import Engine, Verdict
+from .lint import Program, Rule, head_constants, read_program, rel
+from .model import Game
+
+VERBS = {
+    "normal_summon": "was Normal Summoned", "set": "was Set", "flip_summon": "was Flip Summoned",
+    "special_summon": "was Special Summoned", "position_change": "had its battle position changed",
+    "flipped": "was flipped face-up by an attack", "attack": "declared an attack",
+    "battle_by_effect": "battled through a card effect", "returned": "returned to the field",
+    "control_change": "changed control",
+}
+
+
+def card_words(game: Game, ident: str) -> str:
+    e = game.by_id.get(ident)
+    return f"{ident} (\"{e.card['name']}\")" if e else f"{ident} (no longer in the snapshot)"
+
+
+def event_sentence(game: Game, k: int) -> str:
+    """What event k of this_turn says, as a sentence ending in ': event k'."""
+    ev = game.events[k - 1]
+    kind = ev["event"]
+    if kind == "draw":
+        text = f"{ev.get('player', game.turn_player)} drew for the turn"
+    else:
+        text = f"{card_words(game, ev['card'])} {VERBS.get(kind, kind)}"
+        if kind == "normal_summon" and ev.get("tributes"):
+            text = f"{card_words(game, ev['card'])} was Tribute Summoned"
+        if kind == "set" and ev.get("tributes"):
+            text += " with Tributes"
+        if ev.get("tributes"):
+            text += " (Tributes: " + ", ".join(ev["tributes"]) + ")"
+        if kind == "position_change":
+            text += " by a card effect" if ev.get("how") == "effect" else " manually"
+        if kind == "special_summon" and ev.get("method"):
+            text += f" (method: {ev['method']})"
+        if kind in ("attack", "battle_by_effect") and "target" in ev:
+            text += " directly" if ev["target"] == "direct" else f" on {card_words(game, ev['target'])}"
+        if kind == "control_change":
+            text += f" to {ev['to']}"
+        if "player" in ev and kind != "draw":
+            text += f", by {ev['player']}"
+        text += " this turn"
+        flags = [f for f in ("negated", "replay") if ev.get(f)]
+        if flags:
+            text += f" ({' and '.join('a replay' if f == 'replay' else f for f in flags)})"
+    return f"{text}: event {k}"
+
+
+@dataclass
+class Site:
+    """Where a rule that gives a reason is."""
+    file: str
+    line: int
+    source: str
+    says: str
+    exact: bool          # its head names the action (not a variable standing for it)
+
+
+def _evidence_kind(text: str) -> str:
+    if text.startswith("event "):
+        return "event"
+    if text.startswith("needs "):
+        return "need"
+    return "card"
+
+
+def _head_shape(fn: Any) -> tuple[str | None, str]:
+    """(action name or None for a variable, evidence kind) of a forbidden/3 head."""
+    action, ev = fn.arguments[0], fn.arguments[2]
+    name = None
+    if action.ast_type == ASTType.Function:
+        name = action.name
+    elif action.ast_type == ASTType.SymbolicTerm:
+        name = action.symbol.name
+    if ev.ast_type == ASTType.Function:
+        kind = ev.name
+    elif ev.ast_type == ASTType.SymbolicTerm:
+        kind = ev.symbol.name
+    else:
+        kind = "?"
+    return name, kind
+
+
+def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]) -> list[Site]:
+    """The forbidden/3 rules that can give `reason` to `action`: those whose head names the
+    action if there are any, else those with a variable for it; same evidence kind."""
+    exact, loose = [], []
+    for r in head_constants(prog, ("forbidden", 3), 1).get(reason, []):
+        for sig, fn in r.heads:
+            if sig != ("forbidden", 3) or fn.ast_type != ASTType.Function:
+                continue
+            name, kind = _head_shape(fn)
+            if kind not in (evidence_kinds or {"none"}) and kind != "?":
+                continue
+            site = Site(rel(r.file, prog.folder), r.line, r.source or "(no source)", r.says or "", name == action)
+            if name == action:
+                exact.append(site)
+            elif name is None:
+                loose.append(site)
+    return exact or loose
+
+
+def explain(engine: Engine, snapshot: Any, action: Any, readings: dict[str, str] | None = None,
+            program: Program | None = None) -> tuple[Verdict, list[str]]:
+    """The verdict and the sentences that explain it."""
+    game = engine.game(snapshot, readings)
+    verdict = engine.check(game.raw, action, readings)
+    prog = program or read_program(engine.rules_dir)
+    term = verdict.action.term()
+    lines: list[str] = []
+    if verdict.permitted:
+        lines.append(f"{term} is permitted: it is judged and no rule forbids it.")
+        for key, value in verdict.notes:
+            lines.append(f"  Note: {key.replace('_', ' ')}: {value}.")
+        return verdict, lines
+    lines.append(f"{term} is forbidden, for {len(verdict.reasons)} reason{'s' * (len(verdict.reasons) != 1)}.")
+    for n, r in enumerate(verdict.reasons, start=1):
+        lines.append("")
+        lines.append(f"{n}. {r.text}  [{r.rule}]")
+        kinds = {_evidence_kind(e) for e in r.evidence}
+        if r.evidence:
+            lines.append("   It rests on:")
+            for e in r.evidence:
+                m = re.match(r"event (\d+):", e)
+                if m and 1 <= int(m.group(1)) <= len(game.events):
+                    lines.append(f"   - {event_sentence(game, int(m.group(1)))}")
+                elif e.startswith("needs "):
+                    lines.append(f"   - the monster needs {e[6:]} Tribute(s) or material(s)")
+                else:
+                    lines.append(f"   - the card {e}")
+        else:
+            lines.append("   It rests on the state of the game itself (phase, zones, positions), not on one event or card.")
+        sites = rule_sites(prog, r.rule, verdict.action.action, kinds)
+        if sites:
+            lines.append("   The rule that fired" + (" (one of these)" if len(sites) > 1 else "") + ":")
+            for s in sites:
+                lines.append(f"   - {s.file}:{s.line}: {s.says}")
+                lines.append(f"     Source: {s.source}")
+        lines.append(f"   Reason text source: {r.source}")
+    return verdict, lines

@@ -1,0 +1,121 @@
+"""`pyrules show`: a snapshot as a picture in the terminal, with the permitted actions.
+
+Plain text (no colours, no extra dependency): the opponent's side on top, the turn
+player's below, each zone a row of boxes; then this turn's history and the actions
+`legal` permits.  Only the validated snapshot (Engine.game) and Engine.legal are used.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import Engine, Legal
+from .explain import event_sentence
+from .model import Entry, Game
+
+PHASE_NAMES = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
+               "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}
+BOX = 18
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "~"
+
+
+def monster_box(e: Entry) -> list[str]:
+    c = e.card
+    pos = "ATK" if e.position == "attack" else "DEF"
+    face = "face-down" if e.face == "down" else "face-up"
+    stats = "?/?" if c.get("atk_unknown") else f"{c.get('atk', '-')}/{c.get('def', '-')}"
+    lines = [c["name"], f"id {e.id}", f"{pos} {face}", f"L{c.get('level', '-')} {stats}"]
+    if e.owner != e.player:
+        lines.append(f"owner {e.owner}")
+    return lines
+
+
+def spell_box(e: Entry, game: Game) -> list[str]:
+    c = e.card
+    icon = c.get("spell_type") or c.get("trap_type") or ""
+    lines = [c["name"], f"id {e.id}", f"{c['kind']} {icon}".strip(), "face-down" if e.face == "down" else "face-up"]
+    if e.equipped_to:
+        lines.append(f"equips {e.equipped_to}")
+    return lines
+
+
+def boxes(items: list[list[str]], width: int = BOX) -> list[str]:
+    """Side-by-side boxes of text lines."""
+    if not items:
+        return ["  (empty)"]
+    height = max(len(i) for i in items)
+    top = "  " + " ".join("+" + "-" * width + "+" for _ in items)
+    rows = [top]
+    for n in range(height):
+        rows.append("  " + " ".join("|" + _clip(i[n] if n < len(i) else "", width).ljust(width) + "|"
+                                    for i in items))
+    rows.append(top)
+    return rows
+
+
+def _pile(entries: list[Entry], note_summoned: bool = False) -> str:
+    if not entries:
+        return "-"
+    out = []
+    for e in entries:
+        extra = " *properly Summoned" if note_summoned and e.properly_summoned else ""
+        owner = f" owner {e.owner}" if e.owner != e.player else ""
+        out.append(f"{e.card['name']} [{e.id}{owner}]{extra}")
+    return ", ".join(out)
+
+
+def side(game: Game, p: str, top: bool) -> list[str]:
+    mine = [e for e in game.entries if e.player == p]
+    by_zone = {z: [e for e in mine if e.zone == z] for z in
+               ("hand", "extra_deck", "monster_zone", "spell_trap_zone", "field_zone", "graveyard", "banished")}
+    who = f"{p}{' (turn player)' if p == game.turn_player else ''}"
+    header = [f"{who}   LP {game.life[p]}   Deck {game.deck[p]}   Hand {len(by_zone['hand'])}   "
+              f"Extra Deck {len(by_zone['extra_deck'])}"]
+    piles = [f"  Hand:       {_pile(by_zone['hand'])}",
+             f"  Extra Deck: {_pile(by_zone['extra_deck'])}",
+             f"  Graveyard:  {_pile(by_zone['graveyard'], True)}",
+             f"  Banished:   {_pile(by_zone['banished'], True)}"]
+    field_spell = by_zone["field_zone"]
+    fs = [f"  Field Spell: {field_spell[0].card['name']} [{field_spell[0].id}] "
+          f"{'face-down' if field_spell[0].face == 'down' else 'face-up'}" if field_spell else "  Field Spell: -"]
+    st = ["  Spells & Traps:"] + boxes([spell_box(e, game) for e in by_zone["spell_trap_zone"]])
+    mz = ["  Monsters:"] + boxes([monster_box(e) for e in by_zone["monster_zone"]])
+    if top:         # the opponent faces the turn player: their monsters are nearest the middle
+        return header + piles + fs + st + mz
+    return mz + st + fs + header + piles
+
+
+def picture(game: Game, legal: Legal | None) -> list[str]:
+    step = f", {game.battle_step} step" if game.phase == "battle" and game.battle_step else ""
+    lines = [f"Turn {game.turn}: {game.turn_player}'s turn, {PHASE_NAMES.get(game.phase, game.phase)}{step}"
+             f"   chain: {', '.join(game.chain) if game.chain else 'empty (open game state)'}"]
+    if game.readings:
+        lines.append("Readings: " + ", ".join(f"{k}={v}" for k, v in sorted(game.readings.items())))
+    others = [p for p in game.players if p != game.turn_player]
+    lines.append("")
+    for p in others:
+        lines += side(game, p, top=True)
+    lines.append("=" * 78)
+    lines += side(game, game.turn_player, top=False)
+    lines.append("")
+    lines.append("This turn:")
+    lines += [f"  {k}. {event_sentence(game, k)}" for k in range(1, len(game.events) + 1)] or ["  (nothing yet)"]
+    if game.attack:
+        a = game.attack
+        lines.append(f"Attack in progress: {a['attacker']} -> {a['target']} "
+                     f"(targets at declaration: {', '.join(a['targets_at_declaration']) or 'none'})")
+    if legal is not None:
+        lines.append("")
+        lines.append(f"Permitted actions ({len(legal.permitted)}):")
+        lines += [f"  {a.term()}" for a in legal.permitted] or ["  (none)"]
+        if legal.replay:
+            lines.append("  A replay is due: the attacker may choose a target again.")
+    return lines
+
+
+def show(engine: Engine, snapshot: Any, readings: dict[str, str] | None = None, with_actions: bool = True) -> str:
+    game = engine.game(snapshot, readings)
+    legal = engine.legal(game.raw, readings) if with_actions else None
+    return "\n".join(picture(game, legal))
