@@ -1,0 +1,237 @@
+"""The Python API: Engine.legal / Engine.check, their inputs and typed results."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pyrules import Action, Engine, InvalidInput, Legal, Reason, Verdict, parse_action
+
+SNAP = {
+    "snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+    "players": {
+        "A": {"hand": [{"id": "skull", "card": "Summoned Skull"}],
+              "monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"},
+                           {"id": "bug", "card": "Man-Eater Bug", "position": "defense", "face": "down"}]},
+        "B": {"monsters": [{"id": "elf", "card": "Mystical Elf", "position": "defense"}]},
+    },
+    "this_turn": [{"event": "position_change", "card": "ox", "how": "effect"}],
+}
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return Engine()
+
+
+def terms(legal: Legal) -> list[str]:
+    return [a.term() for a in legal.permitted]
+
+
+# ---- snapshot sources ------------------------------------------------------------
+def test_dict_yaml_json_and_path_give_the_same_answers(engine, tmp_path):
+    y = tmp_path / "s.yaml"
+    y.write_text(yaml.safe_dump(SNAP), encoding="utf-8")
+    j = tmp_path / "s.json"
+    j.write_text(json.dumps(SNAP), encoding="utf-8")
+    sources = [SNAP, yaml.safe_dump(SNAP), json.dumps(SNAP), y, j]
+    answers = [engine.legal(s).to_json() for s in sources]
+    assert all(a == answers[0] for a in answers)
+    verdicts = [engine.check(s, "normal_summon(skull,[ox])").to_json() for s in sources]
+    assert all(v == verdicts[0] for v in verdicts) and verdicts[0]["permitted"] is True
+
+
+def test_the_dict_is_not_changed(engine):
+    before = json.dumps(SNAP, sort_keys=True)
+    engine.legal(SNAP)
+    engine.check(SNAP, "flip_summon(bug)")
+    assert json.dumps(SNAP, sort_keys=True) == before
+
+
+def test_legal_is_typed_and_sorted(engine):
+    res = engine.legal(SNAP)
+    assert isinstance(res, Legal) and res.replay is False
+    assert all(isinstance(a, Action) for a in res.permitted)
+    assert list(res.permitted) == sorted(res.permitted, key=Action.sort_key)
+    assert len(set(res.permitted)) == len(res.permitted)
+    assert terms(res) == terms(engine.legal(SNAP))       # a stable order
+    assert "normal_summon(skull,[ox])" in terms(res) and "set(skull,[bug])" in terms(res)
+    assert "change_position(ox,defense)" in terms(res)
+    # defaults are filled in: every Normal Summon has its tributes list
+    assert all(a.tributes is not None for a in res.permitted if a.action in ("normal_summon", "set"))
+
+
+def test_legal_include_forbidden(engine):
+    res = engine.legal(SNAP, include_forbidden=True)
+    assert res.forbidden and all(isinstance(v, Verdict) and not v.permitted and v.reasons for v in res.forbidden)
+    forbidden_terms = {v.action.term() for v in res.forbidden}
+    assert not forbidden_terms & set(terms(res))
+    assert "draw" in forbidden_terms and "enter_battle_phase" in terms(res)
+    assert engine.legal(SNAP).forbidden == ()
+
+
+# ---- actions in every form ---------------------------------------------------------
+@pytest.mark.parametrize("forms", [
+    ["normal_summon(skull,[ox])", '{"action":"normal_summon","card":"skull","tributes":["ox"]}',
+     {"action": "normal_summon", "card": "skull", "tributes": ["ox"]},
+     Action(action="normal_summon", card="skull", tributes=("ox",))],
+    ["normal_summon(skull)", "normal_summon(skull,[])", {"action": "normal_summon", "card": "skull"},
+     Action(action="normal_summon", card="skull", tributes=())],
+    ["change_position(ox,defense)", " change_position( ox , defense ) ",
+     {"action": "change_position", "card": "ox", "to": "defense"},
+     Action(action="change_position", card="ox", to="defense")],
+    ["effect_position(elf,defense,down)", {"action": "effect_position", "card": "elf", "to": "defense", "face": "down"}],
+    ["draw", {"action": "draw"}, Action(action="draw")],
+])
+def test_action_forms_give_the_same_verdict(engine, forms):
+    verdicts = [engine.check(SNAP, f) for f in forms]
+    assert len({v.action for v in verdicts}) == 1
+    assert len({(v.permitted, tuple(r.rule for r in v.reasons)) for v in verdicts}) == 1
+
+
+def test_tribute_order_does_not_matter(engine):
+    s = json.loads(json.dumps(SNAP))
+    s["players"]["A"]["hand"] = [{"id": "dm", "card": "Dark Magician"}]
+    a = engine.check(s, "normal_summon(dm,[ox,bug])")
+    b = engine.check(s, {"action": "normal_summon", "card": "dm", "tributes": ["bug", "ox"]})
+    assert a.permitted and b.permitted and a.action == b.action
+    assert a.to_json()["action"]["tributes"] == ["bug", "ox"]
+
+
+def test_parse_action_canonical_json():
+    a = parse_action("set(skull,[ox,bug])")
+    assert a.to_json() == {"action": "set", "card": "skull", "tributes": ["bug", "ox"]}
+    assert parse_action(a.to_json()) == a and parse_action(a.term()) == a
+    assert parse_action("enter_battle_phase").to_json() == {"action": "enter_battle_phase"}
+
+
+# ---- readings -----------------------------------------------------------------------
+FIRST_DRAW = {"snapshot": 1, "turn": 1, "phase": "draw", "players": {"A": {}, "B": {}}}
+EFFECT_CHANGED = {"snapshot": 1, "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "defense"}]},
+                                             "B": {}},
+                  "this_turn": [{"event": "position_change", "card": "ox", "how": "effect"}]}
+
+
+def test_readings_default(engine):
+    assert not engine.check(FIRST_DRAW, "draw").permitted
+    assert engine.check(EFFECT_CHANGED, "change_position(ox,attack)").permitted
+
+
+def test_readings_from_the_snapshot(engine):
+    assert engine.check({**FIRST_DRAW, "readings": {"first_turn_draw": True}}, "draw").permitted
+    assert engine.check({**FIRST_DRAW, "readings": {"first_turn_draw": "true"}}, "draw").permitted
+    v = engine.check({**EFFECT_CHANGED, "readings": {"position_change_limit": "any_change"}},
+                     "change_position(ox,attack)")
+    assert not v.permitted and [r.rule for r in v.reasons] == ["already_changed_this_turn"]
+
+
+def test_readings_from_the_argument(engine):
+    assert engine.check(FIRST_DRAW, "draw", {"first_turn_draw": "true"}).permitted
+    assert "draw" in terms(engine.legal(FIRST_DRAW, {"first_turn_draw": "true"}))
+    assert not engine.check(EFFECT_CHANGED, "change_position(ox,attack)",
+                            {"position_change_limit": "any_change"}).permitted
+
+
+def test_the_argument_wins_over_the_snapshot(engine):
+    s = {**FIRST_DRAW, "readings": {"first_turn_draw": True}}
+    assert not engine.check(s, "draw", {"first_turn_draw": "false"}).permitted
+    assert "draw" not in terms(engine.legal(s, {"first_turn_draw": "false"}))
+    s = {**FIRST_DRAW, "readings": {"first_turn_draw": False}}
+    assert engine.check(s, "draw", {"first_turn_draw": "true"}).permitted
+
+
+def test_unknown_readings_are_invalid(engine):
+    with pytest.raises(InvalidInput) as info:
+        engine.check(FIRST_DRAW, "draw", {"first_turn_draw": "sometimes"})
+    assert info.value.problems[0].path == "--reading first_turn_draw"
+    with pytest.raises(InvalidInput):
+        engine.legal(FIRST_DRAW, {"no_such_reading": "x"})
+
+
+def test_readings_are_listed_with_defaults(engine):
+    r = engine.catalogue.readings
+    assert r["first_turn_draw"].default == "false" and set(r["first_turn_draw"].values) == {"false", "true"}
+    assert r["position_change_limit"].default == "manual_only"
+    assert set(r["position_change_limit"].values) == {"manual_only", "any_change"}
+
+
+# ---- one Engine, many queries ---------------------------------------------------------
+def test_one_engine_answers_many_queries(engine, monkeypatch):
+    first = engine.legal(SNAP).to_json()
+    # the rules were read when the Engine was made: no rule file is opened again
+    real = Path.read_text
+
+    def guarded(self, *a, **kw):
+        assert self.suffix != ".lp", f"rules re-read: {self}"
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Path, "read_text", guarded)
+    for n in range(30):
+        assert engine.legal(SNAP).to_json() == first
+        assert engine.check(FIRST_DRAW, "draw").permitted is False
+        assert engine.check(FIRST_DRAW, "draw", {"first_turn_draw": "true"}).permitted is True
+        s = json.loads(json.dumps(SNAP))
+        s["players"]["A"]["monsters"][0]["id"] = f"ox{n}"
+        s["this_turn"][0]["card"] = f"ox{n}"
+        assert engine.check(s, f"change_position(ox{n},defense)").permitted
+
+
+def test_an_invalid_query_does_not_spoil_the_engine(engine):
+    with pytest.raises(InvalidInput):
+        engine.check(SNAP, "flip_summon(ghost)")
+    with pytest.raises(InvalidInput):
+        engine.legal({"snapshot": 1, "players": {"A": {"hand": ["Sheep Token"]}, "B": {}}})
+    assert engine.check(SNAP, "flip_summon(bug)").permitted
+
+
+# ---- results in the contract's shape -------------------------------------------------
+def test_verdict_to_json_permitted(engine):
+    out = engine.check(SNAP, "flip_summon(bug)").to_json()
+    assert out == {"action": {"action": "flip_summon", "card": "bug"}, "permitted": True, "reasons": []}
+    json.dumps(out)
+
+
+def test_verdict_to_json_forbidden(engine):
+    v = engine.check(SNAP, "normal_summon(skull)")
+    assert isinstance(v, Verdict) and not v.permitted
+    assert all(isinstance(r, Reason) for r in v.reasons)
+    out = v.to_json()
+    assert set(out) >= {"action", "permitted", "reasons"}
+    assert out["action"] == {"action": "normal_summon", "card": "skull", "tributes": []}
+    assert out["permitted"] is False and out["reasons"]
+    for r in out["reasons"]:
+        assert {"rule", "text", "source"} <= set(r)
+        assert r["rule"].replace("_", "").isalnum() and r["rule"] == r["rule"].lower()
+        assert r["text"] and r["source"]
+        assert "{need}" not in r["text"] and "{card}" not in r["text"]
+    need = [r for r in v.reasons if r.rule == "needs_tributes"][0]
+    assert "1 Tribute" in need.text
+    assert need.source.startswith("rulebook-turn-and-summons")
+    json.dumps(out)
+
+
+def test_reason_evidence_names_the_card(engine):
+    v = engine.check(SNAP, "normal_summon(skull,[elf])")
+    r = [r for r in v.reasons if r.rule == "tribute_not_your_monster"][0]
+    assert "Mystical Elf" in r.text and "elf" in r.text
+
+
+def test_reason_evidence_names_the_event(engine):
+    s = json.loads(json.dumps(SNAP))
+    s["this_turn"] = [{"event": "attack", "card": "ox", "target": "elf", "negated": True}]
+    s["phase"] = "main2"
+    v = engine.check(s, "change_position(ox,defense)")
+    r = [r for r in v.reasons if r.rule == "declared_attack_this_turn"][0]
+    assert r.evidence and "event 1" in r.evidence[0] and "negated" in r.evidence[0]
+
+
+def test_legal_to_json_shape(engine):
+    out = engine.legal(SNAP).to_json()
+    assert set(out) == {"permitted", "replay"} and out["replay"] is False
+    assert all(isinstance(a, dict) and "action" in a for a in out["permitted"])
+    assert {"action": "set", "card": "skull", "tributes": ["ox"]} in out["permitted"]
+    full = engine.legal(SNAP, include_forbidden=True).to_json(include_forbidden=True)
+    assert set(full) == {"permitted", "replay", "forbidden"}
+    assert all(f["permitted"] is False and f["reasons"] for f in full["forbidden"])
