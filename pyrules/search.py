@@ -1,0 +1,709 @@
+"""Counterexample search and bounded property checks (`pyrules diff`, `pyrules verify`).
+
+Python decides no rule of the game here either.  It assembles one clingo program out of
+
+* the engine's own rule files (Engine.files: the same rules/*.lp a query runs),
+* rules/search/generator.lp: choice rules that produce the input facts of a snapshot
+  (the vocabulary pyrules/encode.py emits), restricted by ":- invalid(_,_)" of
+  rules/validity.lp, with #minimize for smallest-first,
+* the card facts of a pool of real cards, made by pyrules.encode.card_facts,
+* rules/search/diff.lp (two readings side by side) or rules/search/verify.lp with the
+  property files (rules/search/properties/*.lp and the user's),
+
+solves it, and turns each answer back into a snapshot (a dict in the contract's format)
+that `Engine.check` then judges again: the round trip proves that what is printed is
+what pyrules answers.
+
+Two readings in one solve: `worldify` rewrites the rules with clingo.ast so that every
+predicate that depends on a reading (and the verdict predicates) takes a first argument
+W, the world; the snapshot's facts stay shared and `reading` is fixed per world.
+"""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import clingo
+import clingo.ast as ast
+from clingo import Function, Number, Symbol, SymbolType
+
+from .actions import SIGNATURES, Action
+from .encode import Encoding, card_facts, const
+from .errors import InvalidInput, Problem
+from .model import ZONES
+from .schema import EVENTS, PHASES, BATTLE_STEPS, SPECIAL_SUMMON_METHODS
+
+SEARCH_DIR = "search"
+DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear")
+PLAYER_KEYS = {1: "A", 2: "B"}
+ZONE_KEYS = {v: k for k, v in ZONES.items()}
+WORLD_VAR = "W__"
+# predicates that always take the world argument in a two-reading search
+WORLD_SEEDS = {("selected_reading", 2), ("permitted", 1), ("forbidden", 2), ("forbidden", 3),
+               ("evidence", 3), ("note", 3)}
+
+
+# ---- scope ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Scope:
+    """How large the searched snapshots may be."""
+    monsters: int = 2     # monsters per side
+    hand: int = 1         # cards in the turn player's hand
+    graveyard: int = 1    # cards in the turn player's Graveyard
+    events: int = 3       # events this turn
+    extra: int = 0        # cards in the turn player's Extra Deck
+    banished: int = 0     # the turn player's banished cards
+    chain: int = 1        # cards with an effect on the chain
+    attack: int = 1       # attacks in progress (0 or 1)
+
+    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack")
+
+    def __str__(self) -> str:
+        return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)
+
+    def to_json(self) -> dict[str, int]:
+        return {k: getattr(self, k) for k in self.KEYS}
+
+    def with_(self, **kw: int) -> "Scope":
+        return replace(self, **kw)
+
+    @classmethod
+    def parse(cls, text: str | None, base: "Scope | None" = None) -> "Scope":
+        """'monsters=2,events=3' over `base` (default: the default scope)."""
+        scope = base or cls()
+        if not text:
+            return scope
+        values: dict[str, int] = {}
+        problems = []
+        for part in text.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            key, _, value = part.partition("=")
+            key = key.strip()
+            if key not in cls.KEYS:
+                problems.append(Problem("--scope", f"unknown key {key!r} (known: {', '.join(cls.KEYS)})"))
+            elif not value.strip().isdigit():
+                problems.append(Problem("--scope", f"{key} needs a whole number, got {value.strip()!r}"))
+            else:
+                values[key] = int(value)
+        if values.get("monsters", 0) > 5:
+            problems.append(Problem("--scope", "monsters is at most 5 (the Monster Zone holds five)"))
+        if problems:
+            raise InvalidInput(problems)
+        return scope.with_(**values)
+
+
+# ---- results --------------------------------------------------------------------
+@dataclass
+class Counterexample:
+    """One snapshot found by the search, with the action it is about."""
+    snapshot: dict
+    action: Action | None
+    cards: int
+    events: int
+    worlds: dict[str, dict]          # label -> {"readings": {...}, "model": (permitted, reasons), "verdict": Verdict}
+    reproduced: bool
+    pattern: tuple = ()
+    optimal: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "snapshot": self.snapshot,
+            "action": self.action.to_json() if self.action else None,
+            "cards": self.cards, "events": self.events, "minimal": self.optimal,
+            "reproduced": self.reproduced,
+            "verdicts": {label: {"readings": w["readings"], **w["verdict"].to_json()} if w.get("verdict")
+                         else {"readings": w["readings"], "permitted": w["model"][0], "reasons": list(w["model"][1])}
+                         for label, w in self.worlds.items()},
+        }
+
+
+@dataclass
+class SearchResult:
+    """The outcome of one search: what it found and whether it looked everywhere."""
+    found: list[Counterexample]
+    exhausted: bool          # the whole scope was searched (no timeout)
+    scope: Scope
+    seconds: float
+    pool: tuple[str, ...]
+    label: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"found": [c.to_json() for c in self.found], "exhausted": self.exhausted,
+                "scope": self.scope.to_json(), "seconds": round(self.seconds, 3), "pool": list(self.pool)}
+
+
+@dataclass(frozen=True)
+class PropertyInfo:
+    name: str
+    text: str
+    file: str
+    scope: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class PropertyResult:
+    prop: PropertyInfo
+    result: SearchResult
+
+    @property
+    def holds(self) -> bool | None:
+        if self.result.found:
+            return False
+        return True if self.result.exhausted else None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"property": self.prop.name, "text": self.prop.text, "holds": self.holds,
+               **self.result.to_json()}
+        out["counterexample"] = out.pop("found")[0] if self.result.found else None
+        return out
+
+
+# ---- the world rewrite --------------------------------------------------------
+def _loc() -> ast.Location:
+    pos = ast.Position("<search>", 1, 1)
+    return ast.Location(pos, pos)
+
+
+def _term_sigs(term) -> list[tuple[str, int]]:
+    if term.ast_type == ast.ASTType.Function:
+        return [(term.name, len(term.arguments))]
+    if term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == SymbolType.Function:
+        return [(term.symbol.name, len(term.symbol.arguments))]
+    if term.ast_type == ast.ASTType.Pool:
+        return [s for t in term.arguments for s in _term_sigs(t)]
+    if term.ast_type == ast.ASTType.UnaryOperation:
+        return _term_sigs(term.argument)
+    return []
+
+
+class _AtomCollector(ast.Transformer):
+    def __init__(self):
+        self.sigs: set[tuple[str, int]] = set()
+
+    def visit_SymbolicAtom(self, node):
+        self.sigs.update(_term_sigs(node.symbol))
+        return node
+
+
+def _sigs(nodes) -> set[tuple[str, int]]:
+    c = _AtomCollector()
+    for n in nodes if isinstance(nodes, (list, tuple, ast.ASTSequence)) else [nodes]:
+        c(n)
+    return c.sigs
+
+
+def _head_body(stm) -> tuple[set, set]:
+    """(head signatures, body signatures) of a rule; conditions count as body."""
+    head, body = set(), _sigs(list(stm.body))
+    h = stm.head
+    if h.ast_type == ast.ASTType.Literal:
+        head = _sigs(h)
+    elif h.ast_type in (ast.ASTType.Aggregate, ast.ASTType.Disjunction):
+        for e in h.elements:
+            head |= _sigs(e.literal)
+            body |= _sigs(list(e.condition))
+    elif h.ast_type == ast.ASTType.HeadAggregate:
+        for e in h.elements:
+            head |= _sigs(e.condition.literal)
+            body |= _sigs(list(e.condition.condition)) | _sigs(list(e.terms))
+    else:
+        body |= _sigs(h)
+    return head, body
+
+
+class _AddWorld(ast.Transformer):
+    def __init__(self, indexed):
+        self.indexed, self.hit = indexed, False
+
+    def _term(self, t):
+        if t.ast_type == ast.ASTType.Pool:
+            return t.update(arguments=[self._term(a) for a in t.arguments])
+        if t.ast_type == ast.ASTType.UnaryOperation:
+            return t.update(argument=self._term(t.argument))
+        sig = _term_sigs(t)
+        if not sig or sig[0] not in self.indexed:
+            return t
+        self.hit = True
+        w = ast.Variable(t.location, WORLD_VAR)
+        if t.ast_type == ast.ASTType.SymbolicTerm:
+            return ast.Function(t.location, t.symbol.name, [w], 0)
+        return t.update(arguments=[w] + list(t.arguments))
+
+    def visit_SymbolicAtom(self, node):
+        return node.update(symbol=self._term(node.symbol))
+
+
+def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[tuple[str, int]]]:
+    """Give every predicate that depends on a seed predicate a first argument W (the world).
+
+    A predicate is indexed when it is a seed or the head of a rule whose body or head uses
+    an indexed predicate; every rule that mentions one gets `world(W)` in its body.
+    Returns the rewritten statements and the indexed signatures.
+    """
+    if not seeds:
+        return list(statements), set()
+    rules = [(s, *_head_body(s)) for s in statements if s.ast_type == ast.ASTType.Rule]
+    indexed = set(seeds)
+    changed = True
+    while changed:
+        changed = False
+        for _, head, body in rules:
+            if (head | body) & indexed and not head <= indexed:
+                indexed |= head
+                changed = True
+    out = []
+    world = ast.Literal(_loc(), ast.Sign.NoSign,
+                        ast.SymbolicAtom(ast.Function(_loc(), "world", [ast.Variable(_loc(), WORLD_VAR)], 0)))
+    for s in statements:
+        t = s.ast_type
+        if t == ast.ASTType.Defined or t == ast.ASTType.ShowSignature:
+            if (s.name, s.arity) in indexed:
+                s = s.update(arity=s.arity + 1)
+            out.append(s)
+        elif t in (ast.ASTType.Rule, ast.ASTType.Minimize, ast.ASTType.ShowTerm):
+            tr = _AddWorld(indexed)
+            s = tr(s)
+            if tr.hit:
+                s = s.update(body=list(s.body) + [world])
+            out.append(s)
+        else:
+            out.append(s)
+    return out, indexed
+
+
+def parse_program(text: str, drop_show: bool = False) -> list:
+    stms: list = []
+    ast.parse_string(text, stms.append)
+    if drop_show:
+        stms = [s for s in stms if s.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)]
+    return stms
+
+
+# ---- the searcher ---------------------------------------------------------------
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def _slug(name: str) -> str:
+    return _SLUG.sub("_", name.lower()).strip("_") or "card"
+
+
+class Searcher:
+    """Searches snapshots with the engine's rules.  Create one per Engine and reuse it."""
+
+    def __init__(self, engine=None, pool: Iterable[str] | None = None):
+        if engine is None:
+            from .engine import Engine
+            engine = Engine()
+        self.engine = engine
+        names = tuple(pool) if pool else DEFAULT_POOL
+        unknown = [n for n in names if n not in engine.cards]
+        if unknown:
+            raise InvalidInput([Problem("--cards", f"unknown card name {n!r}") for n in unknown])
+        self.pool = names
+        self.search_dir = engine.rules_dir / SEARCH_DIR
+        self._rules = parse_program(engine.program, drop_show=True)
+        self._generator = (self.search_dir / "generator.lp").read_text(encoding="utf-8")
+
+    # ---- program assembly ------------------------------------------------------
+    def _slots(self, scope: Scope) -> list[tuple[int, int, str, int]]:
+        out = []
+        layout = [(1, "monster_zone", scope.monsters), (2, "monster_zone", scope.monsters),
+                  (1, "hand", scope.hand), (1, "graveyard", scope.graveyard),
+                  (1, "extra_deck", scope.extra), (1, "banished", scope.banished)]
+        for player, zone, n in layout:
+            for s in range(n):
+                out.append((len(out) + 1, player, zone, s))
+        return out
+
+    def _facts(self, scope: Scope, names) -> tuple[list[Symbol], list[tuple[Symbol, Symbol]]]:
+        """Scope facts, and (head, guard) pairs for the card facts of each slot/pool card."""
+        facts: list[Symbol] = []
+        guarded: list[tuple[Symbol, Symbol]] = []
+        for i, p, z, s in self._slots(scope):
+            facts.append(Function("gen_slot", [Number(i), Number(p), const(z), Number(s)]))
+            for x, name in enumerate(self.pool, start=1):
+                facts.append(Function("gen_card_choice", [Number(i), Number(x)]))
+                guard = Function("gen_card", [Number(i), Number(x)])
+                out: list[Symbol] = []
+                card_facts(out, Number(i), self.engine.cards[name], names)
+                guarded += [(f, guard) for f in out]
+        facts += [Function("gen_event_slot", [Number(k)]) for k in range(1, scope.events + 1)]
+        facts += [Function("gen_event_kind", [const(e)]) for e in EVENTS]
+        facts += [Function("gen_method", [const(m)]) for m in SPECIAL_SUMMON_METHODS]
+        facts += [Function("gen_turn", [Number(t)]) for t in (1, 2, 3)]
+        facts += [Function("gen_phase", [const(p)]) for p in PHASES]
+        facts += [Function("gen_step", [const(s)]) for s in BATTLE_STEPS]
+        facts += [Function("gen_chain", [Number(scope.chain)]), Function("gen_attack", [Number(min(scope.attack, 1))])]
+        for n, value in self.engine.reading_defaults.items():
+            facts.append(Function("reading_default", [const(n), const(value)]))
+        return facts, guarded
+
+    @staticmethod
+    def _action_names() -> str:
+        lines = []
+        for name, sig in SIGNATURES.items():
+            args = ",".join(f"X{i}" for i in range(len(sig)))
+            term = f"{name}({args})" if sig else name
+            lines.append(f"gen_action_name({term},{name}) :- pick({term}).")
+        return "\n".join(lines)
+
+    def _control(self, scope: Scope, seeds: set, extra_text: str, extra_facts: list[Symbol]):
+        names = self.engine.names.scope()
+        ctl = clingo.Control(["--warn=none"])
+        stms, indexed = worldify(self._rules + parse_program(self._generator), seeds)
+        with ast.ProgramBuilder(ctl) as b:
+            for s in stms:
+                b.add(s)
+        ctl.add("base", [], extra_text + "\n" + self._action_names() + "\n#show.\n" + _SHOWN)
+        facts, guarded = self._facts(scope, names)
+        with ctl.backend() as be:
+            for sym in facts + extra_facts:
+                be.add_rule([be.add_atom(sym)])
+            for head, guard in guarded:
+                be.add_rule([be.add_atom(head)], [be.add_atom(guard)])
+        ctl.ground([("base", [])])
+        return ctl, names, indexed
+
+    # ---- solving -----------------------------------------------------------------
+    def _solve(self, ctl, deadline: float | None, progress, label: str, started: float):
+        """Optimal model (symbols) of the current program, and whether the search finished."""
+        best: list[Symbol] | None = None
+        optimal = False
+
+        def on_model(m: clingo.Model):
+            nonlocal best
+            best = m.symbols(shown=True)
+
+        with ctl.solve(on_model=on_model, async_=True) as handle:
+            last = time.monotonic()
+            while True:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    handle.cancel()
+                    return best, False, False
+                step = 0.25 if remaining is None else min(0.25, remaining)
+                if handle.wait(step):
+                    break
+                now = time.monotonic()
+                if progress is not None and now - started > 1 and now - last >= 0.5:
+                    last = now
+                    progress(f"{label}: searching, {now - started:.1f}s" +
+                             (", a candidate found, proving it minimal" if best is not None else ""))
+            res = handle.get()
+            optimal = res.exhausted and best is not None
+            return best, True, optimal
+
+    def _search(self, scope: Scope, seeds: set, extra_text: str, extra_facts: list[Symbol], count: int,
+                timeout: float | None, progress, label: str, worlds: dict[int, tuple[str, dict]]) -> SearchResult:
+        started = time.monotonic()
+        deadline = None if timeout is None else started + timeout
+        ctl, names, _ = self._control(scope, seeds, extra_text, extra_facts)
+        found: list[Counterexample] = []
+        exhausted = True
+        for n in range(count):
+            symbols, finished, optimal = self._solve(ctl, deadline, progress, label, started)
+            if symbols is None:
+                exhausted = finished
+                break
+            cx = self._counterexample(symbols, names, worlds, optimal)
+            found.append(cx)
+            if not finished:
+                exhausted = False
+                break
+            if n + 1 < count:
+                part = f"exclude_{n}"
+                ctl.add(part, [], self._exclusion(symbols))
+                ctl.ground([(part, [])])
+        return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label)
+
+    @staticmethod
+    def _pattern(symbols: list[Symbol]) -> tuple[str, tuple]:
+        kind = next((s.arguments[0].name if s.arguments[0].type == SymbolType.Function else "?")
+                     for s in symbols if s.name == "pick")
+        events = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event"}
+        hows = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event_how"}
+        return kind, tuple((events[k], hows.get(k)) for k in sorted(events))
+
+    def _exclusion(self, symbols: list[Symbol]) -> str:
+        """A constraint ruling out every snapshot with the same action kind and history pattern."""
+        kind, events = self._pattern(symbols)
+        body = [f"pick(A__)", f"gen_action_name(A__,{kind})"]
+        for k, (e, how) in enumerate(events, start=1):
+            body.append(f"event({k},{e})")
+            if how:
+                body.append(f"event_how({k},{how})")
+        body.append(f"not gen_has_event({len(events) + 1})")
+        return ":- " + ", ".join(body) + "."
+
+    # ---- model -> snapshot ------------------------------------------------------------
+    def _counterexample(self, symbols: list[Symbol], names, worlds: dict[int, tuple[str, dict]],
+                        optimal: bool) -> Counterexample:
+        snap, card_id = self.snapshot_of(symbols, names)
+        enc = Encoding(game=None, names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
+        members: dict[Symbol, list[str]] = {}
+        for s in symbols:
+            if s.name == "member":
+                a = s.arguments
+                if len(a) == 3 and a[0] != Number(1):
+                    continue
+                set_term, card = a[-2], a[-1]
+                members.setdefault(set_term, []).append(card_id[card.number])
+        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
+        action = None
+        if not (pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments):
+            action = self.engine._decode(enc, pick, members)
+        readings_in = {s.arguments[0].name: s.arguments[1].name for s in symbols
+                       if s.name == "selected_reading" and len(s.arguments) == 2}
+        if readings_in:
+            snap["readings"] = dict(sorted(readings_in.items()))
+        out_worlds: dict[str, dict] = {}
+        reproduced = True
+        for w, (label, readings) in worlds.items():
+            permitted = any(s.name == "verdict" and s.arguments[0].number == w and s.arguments[2].name == "permitted"
+                            for s in symbols)
+            reasons = tuple(sorted(s.arguments[2].name for s in symbols if s.name == "verdict"
+                                   and s.arguments[0].number == w and s.arguments[2].name != "permitted"))
+            entry: dict[str, Any] = {"readings": dict(readings), "model": (permitted, reasons)}
+            if action is not None:
+                try:
+                    v = self.engine.check(snap, action, readings or None)
+                except InvalidInput as e:
+                    entry["invalid"] = [str(p) for p in e.problems]
+                    reproduced = False
+                else:
+                    entry["verdict"] = v
+                    if v.permitted != permitted or tuple(sorted(r.rule for r in v.reasons)) != reasons:
+                        reproduced = False
+            else:
+                try:
+                    self.engine.legal(snap)
+                except InvalidInput as e:
+                    entry["invalid"] = [str(p) for p in e.problems]
+                    reproduced = False
+            out_worlds[label] = entry
+        n_cards = sum(1 for s in symbols if s.name == "gen_card")
+        n_events = sum(1 for s in symbols if s.name == "event")
+        kind, events = self._pattern(symbols)
+        return Counterexample(snap, action, n_cards, n_events, out_worlds, reproduced, (kind, events), optimal)
+
+    def snapshot_of(self, symbols: list[Symbol], names) -> tuple[dict, dict[int, str]]:
+        """The snapshot (contract format) an answer describes, and card number -> id."""
+        by: dict[str, list[tuple]] = {}
+        for s in symbols:
+            by.setdefault(s.name, []).append(tuple(s.arguments))
+        one = lambda name: by.get(name, [()])[0]  # noqa: E731
+        card_of = {a[0].number: self.pool[a[1].number - 1] for a in by.get("gen_card", [])}
+        where = {a[0].number: (a[1].number, a[2].name) for a in by.get("zone", [])}
+        slot = {a[0].number: a[1].number for a in by.get("slot", [])}
+        card_id: dict[int, str] = {}
+        used_ids: set[str] = set()
+        for i in sorted(card_of, key=lambda i: (where[i][0], list(ZONE_KEYS).index(where[i][1]), slot[i])):
+            base = _slug(card_of[i])
+            ident, n = base, 2
+            while ident in used_ids:
+                ident, n = f"{base}_{n}", n + 1
+            used_ids.add(ident)
+            card_id[i] = ident
+        owner = {a[0].number: a[1].number for a in by.get("owner", [])}
+        pos = {a[0].number: a[1].name for a in by.get("position", [])}
+        face = {a[0].number: a[1].name for a in by.get("face", [])}
+        proper = {a[0].number for a in by.get("properly_summoned", [])}
+        players: dict[str, dict] = {"A": {}, "B": {}}
+        for p, key in PLAYER_KEYS.items():
+            deck = [a[1].number for a in by.get("deck_size", []) if a[0].number == p]
+            if deck and deck[0] != 30:
+                players[key]["deck"] = deck[0]
+        for i in sorted(card_of, key=lambda i: slot[i]):
+            p, zone = where[i]
+            zkey = ZONE_KEYS[zone]
+            entry: dict[str, Any] = {"id": card_id[i], "card": card_of[i]}
+            if zone == "monster_zone":
+                entry["position"], entry["face"] = pos[i], face[i]
+            if owner.get(i, p) != p:
+                entry["owner"] = PLAYER_KEYS[owner[i]]
+            if i in proper:
+                entry["properly_summoned"] = True
+            players[PLAYER_KEYS[p]].setdefault(zkey, []).append(entry)
+        snap: dict[str, Any] = {"snapshot": 1, "turn": one("turn")[0].number, "turn_player": "A",
+                                "phase": one("phase")[0].name}
+        if "battle_step" in by:
+            snap["battle_step"] = one("battle_step")[0].name
+        chain = sorted(card_id[a[0].number] for a in by.get("on_chain", []))
+        if chain:
+            snap["chain"] = chain
+        snap["players"] = players
+        target = lambda t: "direct" if t.type == SymbolType.Function else card_id[t.number]  # noqa: E731
+        events = []
+        kinds = {a[0].number: a[1].name for a in by.get("event", [])}
+        for k in sorted(kinds):
+            ev: dict[str, Any] = {"event": kinds[k]}
+            for a in by.get("event_card", []):
+                if a[0].number == k:
+                    ev["card"] = card_id[a[1].number]
+            for a in by.get("event_player", []):
+                if a[0].number == k:
+                    ev["player"] = PLAYER_KEYS[a[1].number]
+            for a in by.get("event_how", []):
+                if a[0].number == k:
+                    ev["how"] = a[1].name
+            for a in by.get("event_target", []):
+                if a[0].number == k:
+                    ev["target"] = target(a[1])
+            tributes = sorted(card_id[a[1].number] for a in by.get("event_tribute", []) if a[0].number == k)
+            if tributes:
+                ev["tributes"] = tributes
+            for flag in ("negated", "replay"):
+                if any(a[0].number == k for a in by.get(f"event_{flag}", [])):
+                    ev[flag] = True
+            for a in by.get("event_method", []):
+                if a[0].number == k:
+                    ev["method"] = a[1].name
+            for a in by.get("event_to", []):
+                if a[0].number == k:
+                    ev["to"] = PLAYER_KEYS[a[1].number]
+            events.append(ev)
+        if events:
+            snap["this_turn"] = events
+        if "attack_attacker" in by:
+            snap["attack"] = {"attacker": card_id[one("attack_attacker")[0].number],
+                              "target": target(one("attack_target")[0]),
+                              "targets_at_declaration": sorted(card_id[a[0].number]
+                                                               for a in by.get("target_at_declaration", []))}
+        return snap, card_id
+
+    # ---- the two questions ----------------------------------------------------------
+    def diff(self, reading: str, values: tuple[str, str] | None = None, scope: Scope | None = None,
+             count: int = 1, timeout: float | None = None,
+             progress: Callable[[str], None] | None = None) -> SearchResult:
+        """Smallest snapshots where some action's verdict differs between two values of a reading."""
+        readings = self.engine.catalogue.readings
+        if reading not in readings:
+            raise InvalidInput(Problem("READING", f"unknown reading {reading!r} (known: {', '.join(sorted(readings))})"))
+        known = list(readings[reading].values)
+        if values is None:
+            default = readings[reading].default
+            values = tuple([default] + [v for v in known if v != default])[:2]
+        problems = [Problem("--values", f"unknown value {v!r} of {reading} (one of: {', '.join(known)})")
+                    for v in values if v not in known]
+        if len(values) != 2 or len(set(values)) != 2:
+            problems.append(Problem("--values", "give two different values, e.g. --values A,B"))
+        if problems:
+            raise InvalidInput(problems)
+        facts = [Function("diff_value", [Number(w), const(reading), const(v)]) for w, v in enumerate(values, 1)]
+        text = (self.search_dir / "diff.lp").read_text(encoding="utf-8")
+        worlds = {w: (v, {reading: v}) for w, v in enumerate(values, 1)}
+        return self._search(scope or Scope(), WORLD_SEEDS, text, facts, count, timeout, progress,
+                            f"diff {reading}", worlds)
+
+    def property_files(self, extra: Iterable[str | Path] = ()) -> list[Path]:
+        files = sorted((self.search_dir / "properties").glob("*.lp"))
+        for f in extra:
+            p = Path(f)
+            if not p.is_file():
+                raise InvalidInput(Problem(str(f), "no such rules file"))
+            files.append(p)
+        return files
+
+    def properties(self, extra: Iterable[str | Path] = ()) -> dict[str, PropertyInfo]:
+        """The declared properties: property(Name, Text) and property_scope(Name, Key, N) facts."""
+        out: dict[str, PropertyInfo] = {}
+        for path in self.property_files(extra):
+            ctl = clingo.Control(["--warn=none"])
+            try:
+                ctl.add("base", [], path.read_text(encoding="utf-8"))
+                ctl.ground([("base", [])])
+            except RuntimeError as e:
+                raise InvalidInput(Problem(str(path), f"not a valid clingo program: {e}")) from None
+            scopes: dict[str, dict[str, int]] = {}
+            for a in ctl.symbolic_atoms:
+                s = a.symbol
+                if s.name == "property_scope" and len(s.arguments) == 3:
+                    scopes.setdefault(s.arguments[0].name, {})[s.arguments[1].name] = s.arguments[2].number
+            for a in ctl.symbolic_atoms:
+                s = a.symbol
+                if s.name == "property" and len(s.arguments) == 2:
+                    name = s.arguments[0].name
+                    text = s.arguments[1].string if s.arguments[1].type == SymbolType.String else str(s.arguments[1])
+                    out[name] = PropertyInfo(name, text, str(path), scopes.get(name, {}))
+        return out
+
+    def verify(self, names: Iterable[str] = (), files: Iterable[str | Path] = (), scope: Scope | None = None,
+               timeout: float | None = None, progress: Callable[[str], None] | None = None) -> list[PropertyResult]:
+        """Check each property: holds within its scope, or its minimal counterexample."""
+        files = list(files)
+        props = self.properties(files)
+        names = list(names) or sorted(props)
+        unknown = [n for n in names if n not in props]
+        if unknown:
+            raise InvalidInput([Problem("NAME", f"unknown property {n!r} (known: {', '.join(sorted(props))})")
+                                for n in unknown])
+        text = "\n".join([(self.search_dir / "verify.lp").read_text(encoding="utf-8")] +
+                         [p.read_text(encoding="utf-8") for p in self.property_files(files)])
+        catalogue = self.engine.catalogue.readings
+        reading_facts = [Function("verify_reading", [const(n), const(v)])
+                         for n, r in catalogue.items() for v in r.values if v != r.default]
+        out = []
+        for name in names:
+            prop = props[name]
+            sc = scope if scope is not None else Scope().with_(**{k: v for k, v in prop.scope.items()
+                                                                 if k in Scope.KEYS})
+            facts = reading_facts + [Function("verify_target", [const(name)])]
+            res = self._search(sc, set(), text, facts, 1, timeout, progress, f"verify {name}",
+                               {1: ("counterexample", {})})
+            out.append(PropertyResult(prop, res))
+        return out
+
+
+_SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
+    ("gen_card", 2), ("zone", 3), ("slot", 2), ("owner", 2), ("position", 2), ("face", 2),
+    ("properly_summoned", 1), ("on_chain", 1), ("turn", 1), ("phase", 1), ("battle_step", 1),
+    ("deck_size", 2), ("event", 2), ("event_card", 2), ("event_player", 2), ("event_how", 2),
+    ("event_target", 2), ("event_negated", 1), ("event_replay", 1), ("event_method", 2), ("event_to", 2),
+    ("event_tribute", 2), ("attack_attacker", 1), ("attack_target", 1), ("target_at_declaration", 1),
+    ("member", 2), ("member", 3)])
+
+
+def case_of(cx: Counterexample, name: str, source: str) -> dict:
+    """A ruling case (pyrules/cases.py format) that pins each world's verdict on the action."""
+    checks = []
+    for label, w in cx.worlds.items():
+        v = w.get("verdict")
+        chk: dict[str, Any] = {"action": cx.action.term(), "permitted": bool(v.permitted if v else w["model"][0])}
+        reasons = [r.rule for r in v.reasons] if v else list(w["model"][1])
+        if reasons and not chk["permitted"]:
+            chk["reasons"] = reasons
+        if w["readings"]:
+            chk["readings"] = dict(w["readings"])
+        checks.append(chk)
+    snap = {k: v for k, v in cx.snapshot.items()}
+    return {"name": name, "source": source, "snapshot": snap, "checks": checks}
+
+
+class Progress:
+    """Progress lines on a terminal (stderr), rewritten in place; silent elsewhere."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.active = hasattr(stream, "isatty") and stream.isatty()
+        self.shown = False
+        self.lock = threading.Lock()
+
+    def __call__(self, message: str) -> None:
+        if not self.active:
+            return
+        with self.lock:
+            self.stream.write("\r\x1b[K" + message)
+            self.stream.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.active and self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
