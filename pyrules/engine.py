@@ -11,11 +11,13 @@ from typing import Any, Iterable
 
 import clingo
 from clingo import Function, Number, Symbol, SymbolType
+from clingo.ast import ASTType, ProgramBuilder, parse_string
 
 from .actions import SIGNATURES, Action, parse_action
 from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
+from .fastclingo import add_facts, add_statements, name_args
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 
@@ -114,6 +116,48 @@ def load_catalogue(folder: Path) -> Catalogue:
     return cat
 
 
+class Answer:
+    """The shown atoms of one answer, read once: (name, arity) -> list of argument lists."""
+    __slots__ = ("by",)
+
+    def __init__(self) -> None:
+        self.by: dict[tuple[str, int], list[list[Symbol]]] = {}
+
+    @classmethod
+    def of(cls, symbols: Iterable[Symbol]) -> "Answer":
+        out = cls()
+        by = out.by
+        for s in symbols:
+            name, args = name_args(s)
+            key = (name, len(args))
+            got = by.get(key)
+            if got is None:
+                by[key] = [args]
+            else:
+                got.append(args)
+        return out
+
+    def add(self, name: str, args: list[Symbol]) -> None:
+        self.by.setdefault((name, len(args)), []).append(args)
+
+    def get(self, name: str, arity: int) -> list[list[Symbol]]:
+        return self.by.get((name, arity), [])
+
+
+CLINGO_ARGS = ["--warn=none"]
+BASE = [("base", [])]
+MODE_LEGAL = Function("mode", [Function("legal")])
+
+
+def parse_program(text: str) -> list:
+    """The rules text parsed once into clingo AST statements (replayed by every query).
+    Comments and #defined directives only matter to the parser's warnings (off here), so
+    they are not replayed."""
+    statements: list = []
+    parse_string(text, statements.append)
+    return [s for s in statements if s.ast_type not in (ASTType.Comment, ASTType.Defined)]
+
+
 def program_files(folder: Path) -> list[Path]:
     """The rule files of a query: every .lp under rules/ except the catalogue and search/."""
     return sorted(p for p in folder.rglob("*.lp") if not {"catalogue", "search"} & set(p.relative_to(folder).parts))
@@ -153,49 +197,50 @@ class Engine:
         return db
 
     def _check_program(self) -> None:
-        ctl = clingo.Control(["--warn=none"])
-        ctl.add("base", [], self.program)    # raises RuntimeError with clingo's message on a syntax error
+        """Parse the rules once (raises RuntimeError with clingo's message on a syntax error);
+        every query replays the parsed statements instead of parsing the text again."""
+        self.statements = parse_program(self.program)
 
     # ---- the one solver call ------------------------------------------------
     def solve(self, facts: Iterable[Symbol]) -> list[Symbol]:
         """Ground the rules with these facts and return the shown atoms of the answer."""
-        ctl = clingo.Control(["--warn=none"])
-        ctl.add("base", [], self.program)
+        ctl = clingo.Control(CLINGO_ARGS)
+        with ProgramBuilder(ctl) as builder:
+            add_statements(builder, self.statements)
         with ctl.backend() as backend:
-            for sym in facts:
-                backend.add_rule([backend.add_atom(sym)])
-        ctl.ground([("base", [])])
+            add_facts(backend, facts)
+        ctl.ground(BASE)
         shown: list[Symbol] = []
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                shown = model.symbols(shown=True)
-                break
+        ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
         return shown
+
+    def answer(self, facts: Iterable[Symbol]) -> "Answer":
+        """solve(), with the shown atoms read once into an Answer."""
+        return Answer.of(self.solve(facts))
 
     # ---- snapshots --------------------------------------------------------------
     def game(self, snapshot: Any, readings: dict[str, str] | None = None) -> Game:
         return parse_snapshot(snapshot, self.cards, self.reading_values, readings)
 
-    def _run(self, snapshot: Any, readings: dict[str, str] | None, extra: list[Symbol],
-             query: Action | None = None) -> tuple[Encoding, list[Symbol], Symbol | None]:
+    def _facts(self, snapshot: Any, readings: dict[str, str] | None,
+               query: Action | None = None) -> tuple[Encoding, list[Symbol], Symbol | None]:
+        """Validate and encode one snapshot: its encoding, its facts and the query term (check)."""
         game = self.game(snapshot, readings)
         enc = encode(game, self.names, self.reading_defaults)
-        facts = enc.facts + extra
+        facts = enc.facts
         qterm = None
-        if query is not None:
+        if query is None:
+            facts.append(MODE_LEGAL)
+        else:
             qterm = self._action_term(enc, query, facts)
             facts.append(Function("query", [qterm]))
-        atoms = self.solve(facts)
-        self._raise_invalid(enc, atoms)
-        return enc, atoms, qterm
+        return enc, facts, qterm
 
-    def _raise_invalid(self, enc: Encoding, atoms: list[Symbol]) -> None:
+    def _raise_invalid(self, enc: Encoding, atoms: "Answer") -> None:
         problems = []
-        for s in atoms:
-            if s.name == "invalid" and len(s.arguments) == 2:
-                pid, subject = s.arguments
-                problems.append(Problem(self._subject_path(enc, subject),
-                                        self.catalogue.problems.get(pid.name, pid.name)))
+        for pid, subject in atoms.get("invalid", 2):
+            problems.append(Problem(self._subject_path(enc, subject),
+                                    self.catalogue.problems.get(pid.name, pid.name)))
         if problems:
             raise InvalidInput(sorted(set(problems), key=lambda p: (p.path, p.message)))
 
@@ -251,13 +296,11 @@ class Engine:
                 fields[key] = arg.name
         return Action(action=name, **fields)
 
-    def _reasons(self, enc: Encoding, atoms: list[Symbol], term: Symbol) -> tuple[Reason, ...]:
-        ids = sorted({s.arguments[1].name for s in atoms
-                      if s.name == "forbidden" and len(s.arguments) == 2 and s.arguments[0] == term})
+    def _reasons(self, enc: Encoding, atoms: "Answer", term: Symbol) -> tuple[Reason, ...]:
+        ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
         out = []
         for rid in ids:
-            ev = [s.arguments[2] for s in atoms
-                  if s.name == "evidence" and s.arguments[0] == term and s.arguments[1].name == rid]
+            ev = [a[2] for a in atoms.get("evidence", 3) if a[0] == term and a[1].name == rid]
             out.append(self.reason(enc, rid, ev))
         return tuple(out)
 
@@ -292,11 +335,16 @@ class Engine:
     def check(self, snapshot: Any, action: Any, readings: dict[str, str] | None = None) -> Verdict:
         """The verdict on one action, with reasons when it is forbidden."""
         act = parse_action(action)
-        enc, atoms, term = self._run(snapshot, readings, [], query=act)
-        permitted = any(s.name == "permitted" and s.arguments[0] == term for s in atoms)
+        enc, facts, term = self._facts(snapshot, readings, act)
+        return self._verdict(enc, self.answer(facts), act, term)
+
+    def _verdict(self, enc: Encoding, atoms: "Answer", act: Action, term: Symbol) -> Verdict:
+        """The verdict on the queried action, read from the answer (raises InvalidInput)."""
+        self._raise_invalid(enc, atoms)
+        permitted = any(a[0] == term for a in atoms.get("permitted", 1))
         reasons = () if permitted else self._reasons(enc, atoms, term)
-        notes = tuple(sorted((s.arguments[1].name, self._note_value(enc, s.arguments[2])) for s in atoms
-                             if s.name == "note" and len(s.arguments) == 3 and s.arguments[0] == term))
+        notes = tuple(sorted((a[1].name, self._note_value(enc, a[2])) for a in atoms.get("note", 3)
+                             if a[0] == term))
         return Verdict(act, permitted, reasons, notes)
 
     def _note_value(self, enc: Encoding, value: Symbol) -> str:
@@ -308,17 +356,21 @@ class Engine:
     def legal(self, snapshot: Any, readings: dict[str, str] | None = None, *,
               include_forbidden: bool = False) -> Legal:
         """Every permitted action (and with include_forbidden, the forbidden candidates)."""
-        enc, atoms, _ = self._run(snapshot, readings, [Function("mode", [const("legal")])])
+        enc, facts, _ = self._facts(snapshot, readings)
+        return self._legal(enc, self.answer(facts), include_forbidden)
+
+    def _legal(self, enc: Encoding, atoms: "Answer", include_forbidden: bool = False) -> Legal:
+        """Every permitted action, read from the answer (raises InvalidInput)."""
+        self._raise_invalid(enc, atoms)
         members: dict[Symbol, list[str]] = {}
-        for s in atoms:
-            if s.name == "set_member":
-                members.setdefault(s.arguments[0], []).append(enc.card_id[s.arguments[1].number])
-        permitted_terms = [s.arguments[0] for s in atoms if s.name == "permitted"]
+        for s, i in atoms.get("set_member", 2):
+            members.setdefault(s, []).append(enc.card_id[i.number])
+        permitted_terms = [a[0] for a in atoms.get("permitted", 1)]
         permitted = sorted({self._decode(enc, t, members) for t in permitted_terms}, key=Action.sort_key)
-        replay = any(s.name == "replay_due" for s in atoms)
+        replay = bool(atoms.get("replay_due", 0))
         forbidden: list[Verdict] = []
         if include_forbidden:
-            for s in {s.arguments[0] for s in atoms if s.name == "forbidden" and len(s.arguments) == 2}:
+            for s in {a[0] for a in atoms.get("forbidden", 2)}:
                 forbidden.append(Verdict(self._decode(enc, s, members), False, self._reasons(enc, atoms, s)))
             forbidden.sort(key=lambda v: v.action.sort_key())
         return Legal(tuple(permitted), replay, tuple(forbidden))
