@@ -1,0 +1,262 @@
+"""The command line (CONTRACT 3): legal, check, schema, readings, reasons, --version, --help."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pyrules import __version__
+from pyrules.cli import main
+from pyrules.paths import rules_dir
+
+SNAP = {
+    "snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+    "players": {
+        "A": {"hand": [{"id": "skull", "card": "Summoned Skull"}],
+              "monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"},
+                           {"id": "bug", "card": "Man-Eater Bug", "position": "defense", "face": "down"}]},
+        "B": {"monsters": [{"id": "elf", "card": "Mystical Elf", "position": "defense"}]},
+    },
+    "this_turn": [{"event": "normal_summon", "card": "ox"}],
+}
+_OBJ: dict = {}
+
+
+def run(args, stdin=None):
+    try:
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    res = runner.invoke(main, [str(a) for a in args], input=stdin, obj=_OBJ)
+    assert "Traceback" not in res.stdout + res.stderr
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    return res
+
+
+@pytest.fixture
+def snap(tmp_path) -> Path:
+    p = tmp_path / "snap.yaml"
+    p.write_text(yaml.safe_dump(SNAP), encoding="utf-8")
+    return p
+
+
+# ---- legal ------------------------------------------------------------------------
+def test_legal_table(snap):
+    res = run(["legal", snap])
+    assert res.exit_code == 0
+    out = res.stdout
+    assert "permitted action" in out
+    assert "normal_summon" not in out                 # the Normal Summon is used
+    assert "flip_summon(bug)" in out and "enter_battle_phase" in out
+    assert "change_position(ox" not in out            # Summoned this turn
+    assert re.search(r"^\d+ permitted\.$", out, re.M)
+
+
+def test_legal_json_shape(snap):
+    res = run(["legal", snap, "--json"])
+    assert res.exit_code == 0
+    out = json.loads(res.stdout)
+    assert set(out) == {"permitted", "replay"}
+    assert out["replay"] is False
+    assert {"action": "flip_summon", "card": "bug"} in out["permitted"]
+    assert {"action": "enter_battle_phase"} in out["permitted"]
+    assert all(set(a) >= {"action"} for a in out["permitted"])
+    # one entry per distinct action, in a stable order
+    dumped = [json.dumps(a, sort_keys=True) for a in out["permitted"]]
+    assert len(set(dumped)) == len(dumped)
+    assert json.loads(run(["legal", snap, "--json"]).stdout) == out
+
+
+def test_legal_json_fills_defaults_and_sorts_ids(tmp_path):
+    s = json.loads(json.dumps(SNAP))
+    s["this_turn"] = []
+    s["players"]["A"]["hand"] = [{"id": "dm", "card": "Dark Magician"}, {"id": "gs", "card": "Giant Soldier of Stone"}]
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump(s), encoding="utf-8")
+    out = json.loads(run(["legal", p, "--json"]).stdout)["permitted"]
+    assert {"action": "normal_summon", "card": "dm", "tributes": ["bug", "ox"]} in out
+    assert {"action": "normal_summon", "card": "gs", "tributes": []} in out
+
+
+def test_legal_all_lists_forbidden_candidates(snap):
+    res = run(["legal", snap, "--all"])
+    assert res.exit_code == 0
+    assert "forbidden action" in res.stdout and "summoned_this_turn" in res.stdout
+    assert "normal_summon_used" in res.stdout
+    assert re.search(r"\d+ permitted, \d+ forbidden\.", res.stdout)
+
+
+def test_legal_all_json(snap):
+    out = json.loads(run(["legal", snap, "--all", "--json"]).stdout)
+    assert set(out) >= {"permitted", "replay", "forbidden"}
+    f = {json.dumps(v["action"], sort_keys=True): v for v in out["forbidden"]}
+    v = f[json.dumps({"action": "change_position", "card": "ox", "to": "defense"}, sort_keys=True)]
+    assert v["permitted"] is False and "summoned_this_turn" in [r["rule"] for r in v["reasons"]]
+
+
+def test_legal_with_reading(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump({"snapshot": 1, "turn": 1, "phase": "draw", "players": {"A": {}, "B": {}}}))
+    assert json.loads(run(["legal", p, "--json"]).stdout)["permitted"] == []
+    out = run(["legal", p, "--json", "--reading", "first_turn_draw=true"]).stdout
+    assert json.loads(out)["permitted"] == [{"action": "draw"}]
+    res = run(["legal", p, "--reading", "first_turn_draw"])
+    assert res.exit_code == 2 and "--reading" in res.stderr
+
+
+def test_legal_nothing_permitted(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text("snapshot: 1\nturn: 1\nphase: end\nplayers: {A: {}, B: {}}\n")
+    res = run(["legal", p])
+    assert res.exit_code == 0 and "No action is permitted" in res.stdout
+
+
+def test_legal_bundled_example():
+    example = Path(__file__).resolve().parents[1] / "facts" / "examples" / "main_phase.yaml"
+    res = run(["legal", example])
+    assert res.exit_code == 0 and "permitted" in res.stdout
+
+
+# ---- check --------------------------------------------------------------------------
+def test_check_permitted_exit_0(snap):
+    res = run(["check", snap, "flip_summon(bug)"])
+    assert res.exit_code == 0
+    assert "flip_summon(bug): PERMITTED" in res.stdout
+
+
+def test_check_forbidden_exit_1_with_reasons_and_sources(snap):
+    res = run(["check", snap, "change_position(ox,defense)"])
+    assert res.exit_code == 1
+    assert "FORBIDDEN" in res.stdout
+    assert "summoned_this_turn" in res.stdout and "battle-position-changes: Exception #2" in res.stdout
+    assert "event 1: normal_summon of ox" in res.stdout
+
+
+def test_check_invalid_exit_2(snap):
+    res = run(["check", snap, "flip_summon(nobody)"])
+    assert res.exit_code == 2 and "action.card" in res.stderr and res.stdout == ""
+
+
+def test_check_json_permitted(snap):
+    res = run(["check", snap, "flip_summon(bug)", "--json"])
+    assert res.exit_code == 0
+    assert json.loads(res.stdout) == {"action": {"action": "flip_summon", "card": "bug"}, "permitted": True,
+                                      "reasons": []}
+
+
+def test_check_json_forbidden(snap):
+    res = run(["check", snap, '{"action":"normal_summon","card":"skull","tributes":["bug"]}', "--json"])
+    assert res.exit_code == 1
+    out = json.loads(res.stdout)
+    assert out["action"] == {"action": "normal_summon", "card": "skull", "tributes": ["bug"]}
+    assert out["permitted"] is False
+    assert [r["rule"] for r in out["reasons"]] == ["normal_summon_used"]
+    assert all(set(r) >= {"rule", "text", "source"} for r in out["reasons"])
+
+
+def test_check_with_reading(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump({"snapshot": 1, "turn": 1, "phase": "draw", "players": {"A": {}, "B": {}},
+                                 "readings": {"first_turn_draw": True}}))
+    assert run(["check", p, "draw"]).exit_code == 0
+    assert run(["check", p, "draw", "--reading", "first_turn_draw=false"]).exit_code == 1
+    res = run(["check", p, "draw", "--reading", "nonsense=1"])
+    assert res.exit_code == 2 and "nonsense" in res.stderr
+
+
+def test_check_from_stdin():
+    res = run(["check", "-", "flip_summon(bug)", "--json"], stdin=yaml.safe_dump(SNAP))
+    assert res.exit_code == 0 and json.loads(res.stdout)["permitted"] is True
+
+
+# ---- schema, readings, reasons, version, help ---------------------------------------
+def test_schema_prints_json_schema():
+    res = run(["schema"])
+    assert res.exit_code == 0
+    out = json.loads(res.stdout)
+    assert set(out) == {"snapshot", "card"}
+    assert out["snapshot"]["required"] == ["snapshot"]
+    assert "players" in out["snapshot"]["properties"] and "this_turn" in out["snapshot"]["properties"]
+    assert {"name", "kind"} <= set(out["card"]["required"])
+    for flag in ("normal", "effect", "fusion", "ritual", "synchro", "tuner", "token", "flip", "toon", "spirit",
+                 "special_summon_only"):
+        assert out["card"]["properties"][flag] == {"type": "boolean"}
+    card = json.loads(run(["schema", "--card"]).stdout)
+    assert card == out["card"]
+
+
+def test_readings_command():
+    res = run(["readings"])
+    assert res.exit_code == 0
+    assert "first_turn_draw" in res.stdout and "(default: false)" in res.stdout
+    assert "position_change_limit" in res.stdout and "(default: manual_only)" in res.stdout
+    assert "faq-basic-gameplay" in res.stdout and "battle-position-changes" in res.stdout
+    out = json.loads(run(["readings", "--json"]).stdout)
+    assert out["first_turn_draw"]["default"] == "false"
+    assert set(out["position_change_limit"]["values"]) == {"manual_only", "any_change"}
+
+
+def _reason_ids_in_rules() -> set[str]:
+    ids = set()
+    for p in rules_dir().rglob("*.lp"):
+        ids |= set(re.findall(r"forbidden\([^:]*?,\s*([a-z][a-z0-9_]*)\s*,\s*(?:none|event\(|card\(|need\()",
+                              p.read_text(encoding="utf-8")))
+    return ids
+
+
+def test_reasons_command_lists_every_reason():
+    res = run(["reasons"])
+    assert res.exit_code == 0 and "reason id" in res.stdout
+    out = json.loads(run(["reasons", "--json"]).stdout)
+    listed = {r["rule"] for r in out}
+    assert all(r["text"] and r["source"] for r in out)
+    for rid in ("summoned_this_turn", "needs_tributes", "no_draw_on_first_turn", "first_turn_no_battle_phase",
+                "token_cannot_be_face_down", "special_summon_only", "no_free_monster_zone"):
+        assert rid in listed and rid in res.stdout
+    missing = _reason_ids_in_rules() - listed
+    assert not missing, f"reason ids used in rules/ without a catalogue entry: {sorted(missing)}"
+
+
+def test_version():
+    res = run(["--version"])
+    assert res.exit_code == 0 and __version__ in res.stdout and "pyrules" in res.stdout
+
+
+@pytest.mark.parametrize("command", [[], ["legal"], ["check"], ["schema"], ["readings"], ["reasons"]])
+def test_help_has_an_example(command):
+    res = run([*command, "--help"])
+    assert res.exit_code == 0
+    assert "Example" in res.stdout
+
+
+def _leaf_commands(group, prefix=()):
+    import click
+    for name, cmd in group.commands.items():
+        if isinstance(cmd, click.Group):
+            yield from _leaf_commands(cmd, prefix + (name,))
+        else:
+            yield prefix + (name,)
+
+
+def test_every_command_has_help_with_an_example():
+    for path in _leaf_commands(main):
+        res = run([*path, "--help"])
+        assert res.exit_code == 0 and "Example" in res.stdout, " ".join(path)
+
+
+def test_installed_command_runs_as_a_process(snap):
+    """The console script (or python -m pyrules) works outside click's test runner."""
+    proc = subprocess.run([sys.executable, "-m", "pyrules", "check", str(snap), "flip_summon(bug)", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["permitted"] is True
+    proc = subprocess.run([sys.executable, "-m", "pyrules", "legal", "-"], input="snapshot: [",
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "YAML" in proc.stderr
