@@ -203,8 +203,9 @@ def ygoprodeck_card(item: dict, source: str) -> dict | str:
         for word, flag in TYPE_WORDS.items():
             if word in words:
                 card[flag] = True
-        if type_text == "Token" or item.get("frameType") == "token":
-            card["token"] = True
+        frame = item.get("frameType")
+        if frame in ("normal", "effect", "token"):     # a Tuner's frame says whether it is an Effect Monster
+            card[frame] = True
         desc = str(item.get("desc") or "").lower()
         if not (card.get("fusion") or card.get("ritual") or card.get("synchro")) and \
                 any(p in desc for p in SPECIAL_ONLY_PHRASES):

@@ -1,0 +1,215 @@
+"""`pyrules cards import`, load_card_pool and --cards: YGOPro cards.cdb, YGOPRODeck JSON, YAML."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pyrules import Engine
+from pyrules.cli import main
+from pyrules.errors import InvalidInput
+from pyrules.importers import OVERLAY_KEYS, import_cards, load_card_pool, load_overlay
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAT = ROOT.parent / "shared" / "data" / "goat-format-en.cdb"
+
+# (id, alias, type, atk, def, level, race, attribute, name)
+ROWS = [
+    (5053103, 0, 0x11, 1700, 1000, 4, 0x8000, 0x1, "Battle Ox"),
+    (70781052, 0, 0x11, 2500, 1200, 6, 0x8, 0x20, "Summoned Skull"),
+    (70781053, 70781052, 0x11, 2500, 1200, 6, 0x8, 0x20, "Summoned Skull"),      # alternate artwork
+    (52077741, 0, 0x2000021, 2200, 2800, 7, 0x8, 0x20, "Dark Necrofear"),
+    (73915052, 0, 0x4011, 0, 0, 1, 0x4000, 0x1, "Sheep Token"),
+    (83764718, 0, 0x2, 0, 0, 0, 0, 0, "Monster Reborn"),
+    (22702055, 0, 0x80002, 0, 0, 0, 0, 0, "Umi"),
+    (44095762, 0, 0x4, 0, 0, 0, 0, 0, "Mirror Force"),
+    (15629802, 0, 0x21, -2, -2, 3, 0x1, 0x10, "Question Mark"),
+    (3643300, 0, 0x21, 1000, 1000, 4, 0x20, 0x1, "The Legendary Fisherman"),
+    (1, 0, 0x800021, 2000, 2000, 4, 0x1, 0x1, "Some Xyz"),                      # no schema flag for Xyz
+]
+
+
+def make_cdb(path: Path, rows=ROWS, tables=("datas", "texts")) -> Path:
+    con = sqlite3.connect(path)
+    if "datas" in tables:
+        con.execute("CREATE TABLE datas(id integer primary key,ot integer,alias integer,setcode integer,"
+                    "type integer,atk integer,def integer,level integer,race integer,attribute integer,"
+                    "category integer)")
+    if "texts" in tables:
+        con.execute("CREATE TABLE texts(id integer primary key,name text,desc text)")
+    for r in rows:
+        if "datas" in tables:
+            con.execute("INSERT INTO datas VALUES (?,3,?,0,?,?,?,?,?,?,0)", r[:8])
+        if "texts" in tables:
+            con.execute("INSERT INTO texts VALUES (?,?,'')", (r[0], r[8]))
+    con.commit()
+    con.close()
+    return path
+
+
+YGOPRODECK = {"data": [
+    {"id": 70781052, "name": "Summoned Skull", "type": "Normal Monster", "frameType": "normal", "desc": "...",
+     "atk": 2500, "def": 1200, "level": 6, "race": "Fiend", "attribute": "DARK"},
+    {"id": 52077741, "name": "Dark Necrofear", "type": "Effect Monster", "frameType": "effect",
+     "desc": "Cannot be Normal Summoned/Set. Must first be Special Summoned ...", "atk": 2200, "def": 2800,
+     "level": 7, "race": "Fiend", "attribute": "DARK"},
+    {"id": 63977008, "name": "Junk Synchron", "type": "Tuner Monster", "frameType": "effect", "desc": "...",
+     "atk": 1300, "def": 500, "level": 3, "race": "Warrior", "attribute": "DARK"},
+    {"id": 60800381, "name": "Junk Warrior", "type": "Synchro Monster", "frameType": "synchro", "desc": "...",
+     "atk": 2300, "def": 1300, "level": 5, "race": "Warrior", "attribute": "DARK"},
+    {"id": 22702055, "name": "Umi", "type": "Spell Card", "frameType": "spell", "desc": "...", "race": "Field"},
+    {"id": 62279055, "name": "Magic Cylinder", "type": "Trap Card", "frameType": "trap", "desc": "...",
+     "race": "Normal"},
+    {"id": 1, "name": "Some Link", "type": "Link Monster", "frameType": "link", "desc": "...", "atk": 1000,
+     "race": "Cyberse", "attribute": "DARK"},
+]}
+
+
+def by_name(cards):
+    return {c["name"]: c for c in cards}
+
+
+def test_cdb_flags_and_aliases(tmp_path):
+    res = import_cards(make_cdb(tmp_path / "cards.cdb"))
+    cards = by_name(res.cards)
+    assert res.skipped_aliases == 1 and len(cards) == 9
+    assert [c["name"] for c in res.cards].count("Summoned Skull") == 1
+    assert cards["Summoned Skull"] == {"name": "Summoned Skull", "passcode": 70781052, "kind": "monster",
+                                       "level": 6, "attribute": "DARK", "type": "Fiend", "atk": 2500,
+                                       "def": 1200, "normal": True, "source": "cards.cdb"}
+    assert cards["Dark Necrofear"]["special_summon_only"] is True
+    assert cards["Sheep Token"]["token"] and cards["Sheep Token"]["type"] == "Beast"
+    assert cards["Umi"]["spell_type"] == "field" and "level" not in cards["Umi"]
+    assert cards["Mirror Force"] == {"name": "Mirror Force", "passcode": 44095762, "kind": "trap",
+                                     "trap_type": "normal", "source": "cards.cdb"}
+    assert cards["Question Mark"]["atk_unknown"] and "atk" not in cards["Question Mark"]
+    assert res.skipped_unsupported == ["Some Xyz: xyz frame"]
+    # the overlay adds what no database holds
+    assert cards["The Legendary Fisherman"]["cannot_be_attacked_while"] == ["Umi"]
+    assert cards["Dark Necrofear"]["special_summon_restriction"] == "proper_summon_first"
+
+
+def test_ygoprodeck_json(tmp_path):
+    path = tmp_path / "cardinfo.json"
+    path.write_text(json.dumps(YGOPRODECK))
+    cards = by_name(import_cards(path).cards)
+    assert cards["Junk Synchron"]["tuner"] and cards["Junk Synchron"]["effect"] and "normal" not in cards["Junk Synchron"]
+    assert cards["Junk Warrior"]["synchro"] and cards["Junk Warrior"]["synchro_tuner"] == "Junk Synchron"
+    assert cards["Dark Necrofear"]["special_summon_only"] is True
+    assert cards["Umi"] == {"name": "Umi", "passcode": 22702055, "kind": "spell", "spell_type": "field",
+                            "source": "cardinfo.json"}
+    assert cards["Magic Cylinder"]["trap_type"] == "normal"
+    assert "Some Link" not in cards
+
+
+def test_overlay_keys_are_the_curated_ones():
+    overlay = load_overlay()
+    assert set(OVERLAY_KEYS) >= {k for props in overlay.values() for k in props}
+    bundled = by_name(yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text()))
+    for name, props in overlay.items():
+        for key, value in props.items():
+            if key != "note":
+                assert bundled[name].get(key) == value, (name, key)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\x07" * 200), "not a readable card database"),
+    (lambda p: p.write_text("not a database at all"), "not a SQLite database"),
+    (lambda p: make_cdb(p, tables=("datas",)), "missing table(s) texts"),
+])
+def test_bad_cdb_files(tmp_path, make, message):
+    path = tmp_path / "bad.cdb"
+    make(path)
+    with pytest.raises(InvalidInput, match=message.replace("(", r"\(").replace(")", r"\)")):
+        import_cards(path)
+    result = CliRunner().invoke(main, ["cards", "import", str(path)])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"data": {"name": "x"}}', "not a YGOPRODeck card-info file"),
+    ('{"data": [{"id": 1}]}', "needs a name and a type"),
+    ('{"cards": 3}', "expected a YGOPRODeck file"),
+    ('{"data": [', "cannot read as JSON"),
+    ('{"data": []}', "holds no card"),
+])
+def test_bad_json_files(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["cards", "import", str(path)])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_cli_import_writes_the_card_schema(tmp_path):
+    out = tmp_path / "pool.yaml"
+    result = CliRunner().invoke(main, ["cards", "import", str(make_cdb(tmp_path / "cards.cdb")), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "imported 9 cards" in result.output and "1 alternate artworks skipped" in result.output
+    assert len(load_card_pool(out)) == 9          # the written YAML is itself a card pool
+
+
+SNAP = """
+snapshot: 1
+players:
+  A:
+    hand: [{id: skull, card: Summoned Skull}, {id: necro, card: Dark Necrofear}]
+    monsters: [{id: fish, card: The Legendary Fisherman, position: attack}]
+  B: {}
+"""
+
+
+@pytest.mark.parametrize("kind", ["cdb", "json", "yaml"])
+def test_cards_option_takes_every_format(tmp_path, kind):
+    cdb = make_cdb(tmp_path / "cards.cdb")
+    if kind == "json":
+        pool = tmp_path / "cardinfo.json"
+        pool.write_text(json.dumps(YGOPRODECK))
+    elif kind == "yaml":
+        pool = tmp_path / "pool.yaml"
+        CliRunner().invoke(main, ["cards", "import", str(cdb), "-o", str(pool)])
+    else:
+        pool = cdb
+    snap = tmp_path / "snap.yaml"
+    snap.write_text(SNAP)
+    runner = CliRunner()
+    ok = runner.invoke(main, ["check", str(snap), "normal_summon(skull,[fish])", "--cards", str(pool)])
+    assert ok.exit_code == 0, ok.output
+    no = runner.invoke(main, ["check", str(snap), "normal_summon(necro,[])", "--cards", str(pool), "--json"])
+    assert no.exit_code == 1 and "special_summon_only" in no.output
+    engine = Engine(cards=pool)
+    assert engine.check(SNAP, "normal_summon(skull,[fish])").permitted
+
+
+def test_engine_pool_alone(tmp_path):
+    engine = Engine(cards=make_cdb(tmp_path / "cards.cdb"), extra_cards=False)
+    assert "Battle Ox" in engine.cards and "Junk Warrior" not in engine.cards
+
+
+COMPARED = ["kind", "level", "atk", "def", "atk_unknown", "attribute", "type", "spell_type", "trap_type",
+            "normal", "effect", "fusion", "ritual", "synchro", "tuner", "token", "flip", "toon", "spirit",
+            "special_summon_only", "trap_monster", "union", "gemini", *[k for k in OVERLAY_KEYS if k != "note"]]
+
+
+@pytest.mark.skipif(not GOAT.is_file(), reason="../shared/data/goat-format-en.cdb is absent")
+def test_real_goat_database(capsys):
+    start = time.perf_counter()
+    res = import_cards(GOAT)
+    took = time.perf_counter() - start
+    assert len(res.cards) == 1788 and res.skipped_aliases == 105 and not res.skipped_unsupported
+    assert len(res.db()) == 1784       # three token names are shared by several passcodes
+    imported = {}
+    for c in res.cards:
+        imported.setdefault(c["name"], c)
+    bundled = [c for c in yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text())
+               if c.get("source") == "goat-format-en.cdb"]
+    assert len(bundled) > 100
+    for card in bundled:
+        got = imported[card["name"]]
+        assert {k: got.get(k) for k in COMPARED} == {k: card.get(k) for k in COMPARED}, card["name"]
+    with capsys.disabled():
+        print(f"\n[goat-format-en.cdb: {len(res.cards)} cards imported in {took:.3f}s]")
