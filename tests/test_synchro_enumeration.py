@@ -166,3 +166,15 @@ def test_cli_prints_where_materials_go_and_rejects_tokens_off_the_field(tmp_path
     run = CliRunner().invoke(main, ["legal", str(path)])
     assert run.exit_code == 2
     assert "players.A.graveyard[0]" in run.output
+
+
+def test_forbidden_synchro_candidates_keep_their_materials_in_legal_all():
+    snap = snapshot([{"id": "t3", "card": inline("Test Tuner L3", 3, "EARTH", tuner=True), "position": "attack"},
+                     {"id": "pike", "card": "Atlantean Pikeman", "position": "attack"}],
+                    [{"id": "jw", "card": "Junk Warrior"}])
+    res = engine().legal(snap, include_forbidden=True)
+    assert not [a for a in res.permitted if a.action == "synchro_summon"]
+    forbidden = {(v.action.card, v.action.materials, v.action.position): [r.rule for r in v.reasons]
+                 for v in res.forbidden if v.action.action == "synchro_summon"}
+    assert forbidden == {("jw", ("pike", "t3"), "attack"): ["synchro_wrong_tuner"],
+                         ("jw", ("pike", "t3"), "defense"): ["synchro_wrong_tuner"]}
