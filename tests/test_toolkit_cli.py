@@ -1,0 +1,229 @@
+"""`pyrules test`, `lint`, `explain` and `show` through click's runner, failures and bad files included."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pyrules.cli import main
+from pyrules.lint import lint
+from pyrules.paths import rules_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = str(ROOT / "facts" / "examples" / "main_phase.yaml")
+
+CASES = """
+- name: A monster Normal Summoned this turn cannot change its position manually
+  source: battle-position-changes, Exception #2
+  snapshot:
+    players:
+      A:
+        monsters: [{id: ox, card: Battle Ox, position: attack}]
+    this_turn:
+      - {event: normal_summon, card: ox}
+  checks:
+    - action: "change_position(ox,defense)"
+      permitted: false
+      reasons: [summoned_this_turn]
+- name: A monster from an earlier turn can change its position
+  source: battle-position-changes, 1. A "manual" change
+  snapshot:
+    players:
+      A:
+        monsters: [{id: ox, card: Battle Ox, position: attack}]
+  checks:
+    - action: "change_position(ox,defense)"
+      permitted: true
+"""
+
+WRONG = """
+- name: Wrongly expects a second Normal Summon to be allowed
+  source: faq-basic-gameplay, WHAT ARE THE THREE KINDS OF SUMMON?
+  snapshot:
+    players:
+      A:
+        hand: [{id: ox, card: Battle Ox}]
+        monsters: [{id: elf, card: Mystical Elf, position: defense}]
+    this_turn:
+      - {event: normal_summon, card: elf}
+  checks:
+    - action: "normal_summon(ox)"
+      permitted: true
+"""
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+# ---- pyrules test -----------------------------------------------------------------------
+def test_test_passes_on_good_cases(tmp_path):
+    (tmp_path / "good.yaml").write_text(CASES)
+    r = run("test", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert r.output.strip().splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_test_reports_each_failing_check(tmp_path):
+    (tmp_path / "good.yaml").write_text(CASES)
+    (tmp_path / "wrong.yaml").write_text(WRONG)
+    r = run("test", tmp_path)
+    assert r.exit_code == 1
+    lines = r.output.strip().splitlines()
+    assert lines[-1] == "2 passed, 1 failed"
+    fail = [l for l in lines if l.startswith("FAILED")]
+    assert len(fail) == 1
+    assert "Wrongly expects a second Normal Summon" in fail[0] and "normal_summon(ox)" in fail[0]
+    assert "expected permitted, got forbidden" in fail[0] and "normal_summon_used" in fail[0]
+
+
+def test_test_k_selects_cases_and_json(tmp_path):
+    (tmp_path / "good.yaml").write_text(CASES)
+    (tmp_path / "wrong.yaml").write_text(WRONG)
+    r = run("test", tmp_path, "-k", "EARLIER TURN", "--json")
+    assert r.exit_code == 0
+    assert json.loads(r.output) == {"passed": 1, "failed": 0, "failures": []}
+
+
+def test_test_with_an_edited_rules_copy(tmp_path):
+    (tmp_path / "good.yaml").write_text(CASES)
+    rules = tmp_path / "rules"
+    shutil.copytree(rules_dir(), rules)
+    history = rules / "history.lp"
+    history.write_text(history.read_text().replace("summon_kind(normal_summon; set;", "summon_kind("))
+    r = run("test", tmp_path / "good.yaml", "--rules", rules)
+    assert r.exit_code == 1 and "1 passed, 1 failed" in r.output
+    assert "expected forbidden, got permitted" in r.output
+
+
+@pytest.mark.parametrize("text", ["- name: [unclosed", "just a string", "- 3"])
+def test_test_unreadable_files_exit_2(tmp_path, text):
+    (tmp_path / "bad.yaml").write_text(text)
+    r = run("test", tmp_path / "bad.yaml")
+    assert r.exit_code == 2 and "cannot read the case file" in r.output
+
+
+def test_test_missing_path_and_broken_rules_exit_2(tmp_path):
+    assert run("test", tmp_path / "nothing.yaml").exit_code == 2
+    (tmp_path / "good.yaml").write_text(CASES)
+    rules = tmp_path / "rules"
+    shutil.copytree(rules_dir(), rules)
+    (rules / "turn.lp").write_text((rules / "turn.lp").read_text() + "\nbroken( :- .\n")
+    r = run("test", tmp_path / "good.yaml", "--rules", rules)
+    assert r.exit_code == 2 and "the rules do not load" in r.output
+
+
+def test_test_runs_the_project_suite_by_default():
+    r = run("test", "-k", "negated")
+    m = re.fullmatch(r"(\d+) passed, (\d+) failed", r.output.strip().splitlines()[-1])
+    assert m and int(m.group(1)) > 0 and r.exit_code == (1 if int(m.group(2)) else 0)
+
+
+# ---- pyrules lint -----------------------------------------------------------------------
+def test_shipped_rules_lint_clean():
+    findings = lint(rules_dir())
+    assert not findings, "\n".join(map(str, findings))
+    r = run("lint")
+    assert r.exit_code == 0 and "0 problems" in r.output
+
+
+def _copy(tmp_path) -> Path:
+    rules = tmp_path / "rules"
+    shutil.copytree(rules_dir(), rules)
+    return rules
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+@pytest.mark.parametrize("edit, expect", [
+    (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase :- phase(main1"),
+     r"rules/turn.lp:\d+: \[parse\] error: syntax error"),
+    (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase(X) :- not phase(X)."),
+     r"rules/turn.lp:8: \[unsafe\] error: unsafe variables .*'X' is unsafe"),
+    (lambda r: _edit(r / "turn.lp", "% Source: wiki-position-changes-garbled, Changes (only while", "% Only while"),
+     r"rules/turn.lp:\d+: \[source\] rule without a '% Source:' citation"),
+    (lambda r: _edit(r / "turn.lp", "% Source: wiki-position-changes-garbled, Changes (only while",
+                     "% Source: wiki-position-change, Changes (only while"),
+     "[source] cites 'wiki-position-change, Changes"),
+    (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)", "forbidden(draw, not_the_draw_phase, none)"),
+     "not_the_draw_phase: no reason(not_the_draw_phase, ...) entry"),
+    (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)", "forbidden(draw, already_drew, none)"),
+     "not_draw_phase: catalogued but no forbidden/3 rule gives it"),
+    (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase :- phase(main1), mystery."),
+     "mystery/0 is not documented"),
+    (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase :- phase(main1).\nlonely(1)."),
+     "lonely/1 is defined but never used"),
+    (lambda r: (r / "readings" / "first_turn_draw" / "true.lp").unlink(),
+     "first_turn_draw=true: no file readings/first_turn_draw/true.lp"),
+    (lambda r: _edit(r / "readings" / "first_turn_draw" / "false.lp", "reading(first_turn_draw,false)", "true"),
+     "rule not guarded by reading(first_turn_draw,false)"),
+    (lambda r: _edit(r / "catalogue" / "readings.lp", "reading(first_turn_draw, false,", "reading(first_turn_draw, maybe,"),
+     "first_turn_draw: its default 'maybe' is not one of its reading_value entries"),
+])
+def test_lint_finds(tmp_path, edit, expect):
+    rules = _copy(tmp_path)
+    edit(rules)
+    r = run("lint", "--rules", rules)
+    assert r.exit_code == 1
+    assert expect in r.output or re.search(expect, r.output), r.output
+
+
+# ---- pyrules explain --------------------------------------------------------------------
+SUMMONED = """
+snapshot: 1
+players:
+  A:
+    monsters: [{id: ox, card: Battle Ox, position: attack}]
+  B: {}
+this_turn:
+  - {event: normal_summon, card: ox}
+"""
+
+
+def test_explain_forbidden(tmp_path):
+    snap = tmp_path / "snap.yaml"
+    snap.write_text(SUMMONED)
+    r = run("explain", snap, "change_position(ox,defense)")
+    assert r.exit_code == 1
+    assert 'ox ("Battle Ox") was Normal Summoned this turn: event 1' in r.output
+    assert "[summoned_this_turn]" in r.output
+    assert "rules/positions.lp:" in r.output and "Source: battle-position-changes, Exception #2" in r.output
+
+
+def test_explain_permitted_and_invalid(tmp_path):
+    r = run("explain", EXAMPLE, "change_position(ox,defense)")
+    assert r.exit_code == 0 and "is permitted" in r.output
+    r = run("explain", EXAMPLE, "flip_summon(nobody)")
+    assert r.exit_code == 2 and "no card with id 'nobody'" in r.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("snapshot: 2\n")
+    assert run("explain", bad, "draw").exit_code == 2
+
+
+# ---- pyrules show -----------------------------------------------------------------------
+def test_show_draws_both_sides_history_and_actions():
+    r = run("show", EXAMPLE)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "A (turn player)" in out and "B   LP 8000" in out
+    assert "Man-Eater Bug" in out and "DEF face-down" in out and "ATK face-up" in out
+    assert "Summoned Skull [skull]" in out
+    assert "had its battle position changed by a card effect this turn: event 2" in out
+    assert "Permitted actions (" in out and "flip_summon(bug)" in out
+    assert out.index("Mystical Elf") < out.index("Battle Ox")      # the opponent on top
+
+
+def test_show_invalid(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("snapshot: 1\nplayers: {A: {monsters: [{id: x, card: Nope, position: attack}]}, B: {}}\n")
+    r = run("show", bad)
+    assert r.exit_code == 2 and "unknown card name 'Nope'" in r.output
+    assert "Traceback" not in r.output
