@@ -108,6 +108,9 @@ class _Normaliser:
 
     def card(self, ref: Any, path: str) -> dict:
         if isinstance(ref, dict):
+            if ref.get("kind") == "monster" and "level" not in ref:
+                # the Tribute count and the Summon rules read the Level: no monster goes without one
+                self.bad(f"{path}.level", "is required for a monster card")
             return ref
         if ref not in self.cards:
             self.bad(path, f"unknown card name {ref!r}")

@@ -377,3 +377,12 @@ def test_invalid_input_is_a_value_error_for_actions():
     with pytest.raises(ValueError) as info:
         Engine().check(BASE, "teleport(ox)")
     assert isinstance(info.value, InvalidInput) and info.value.problems[0].path.startswith("action")
+
+
+def test_inline_monster_needs_a_level(tmp_path):
+    """Without a Level the Tribute count is unknown: check and legal disagreed before."""
+    s = with_side("A", hand=[{"id": "x", "card": {"name": "Levelless", "kind": "monster", "atk": 1, "def": 1}}])
+    err = assert_invalid(tmp_path, s, "players.A.hand[0].card.level")
+    assert "required" in err
+    spell = with_side("A", hand=[{"id": "y", "card": {"name": "Plain Spell", "kind": "spell", "spell_type": "normal"}}])
+    assert run(["legal", write(tmp_path, spell)])[0] == 0
