@@ -377,5 +377,122 @@ def cards_import(path, output, overlay):
                f"unsupported, overlay applied to {len(result.overlaid)})", err=True)
 
 
+scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",
+                            help="Search bounds (default monsters=2,hand=1,graveyard=1,events=3,extra=0,"
+                                 "banished=0,chain=1,attack=1).")
+pool_option = click.option("--cards", "card_names", default=None, metavar="NAMES",
+                           help="Comma-separated card names the snapshots draw from (default: Battle Ox, "
+                                "Man-Eater Bug, Summoned Skull, Blue-Eyes White Dragon, Dark Necrofear).")
+timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+                              metavar="SECONDS", help="Stop cleanly after this long and report what was found.")
+
+
+def _searcher(ctx, rules, card_names):
+    from .search import Searcher, parse_card_names
+    engine = _engine(ctx, rules)
+    return Searcher(engine, parse_card_names(card_names, engine.cards))
+
+
+@main.command()
+@click.argument("reading")
+@click.option("--values", default=None, metavar="A,B", help="The two values to compare (default: all two).")
+@scope_option
+@pool_option
+@click.option("--count", default=1, type=click.IntRange(min=1), help="How many distinct counterexamples.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write each counterexample as a YAML ruling case into this folder.")
+@json_option
+@timeout_option
+@rules_option
+@click.pass_context
+def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, timeout, rules):
+    """Smallest snapshots where the two values of READING give an action different verdicts.
+
+    \b
+    Example:
+        pyrules diff position_change_limit
+        pyrules diff position_change_limit --count 3 --out tests/cases/found
+        pyrules diff first_turn_draw --scope monsters=1,events=2 --json
+    """
+    from .search import Progress, Scope, case_of, format_counterexample
+    try:
+        searcher = _searcher(ctx, rules, card_names)
+        pair = tuple(v.strip() for v in values.split(",")) if values else None
+        progress = Progress(sys.stderr)
+        result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
+        progress.clear()
+    except InvalidInput as e:
+        _fail(e)
+    info = searcher.engine.catalogue.readings[reading]
+    written = []
+    if out_dir:
+        import yaml
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        for n, cx in enumerate(result.found, 1):
+            verdicts = [f"{'permitted' if (w['verdict'].permitted if w.get('verdict') else w['model'][0]) else 'forbidden'}"
+                        f" under {v}" for v, w in cx.worlds.items()]
+            case = case_of(cx, f"{reading}: {cx.action.term()} is {' but '.join(verdicts)} (found by pyrules diff)",
+                           info.source)
+            path = Path(out_dir) / f"diff_{reading}_{n}.yaml"
+            path.write_text(yaml.safe_dump([case], sort_keys=False, allow_unicode=True), encoding="utf-8")
+            written.append(str(path))
+    if as_json:
+        click.echo(json.dumps({"reading": reading, "values": list(next(iter(result.found)).worlds) if result.found
+                               else None, **result.to_json(), "written": written}))
+        return
+    values_shown = " vs ".join(pair or [info.default] + [v for v in info.values if v != info.default])
+    click.echo(f"pyrules diff {reading}: {values_shown}\n")
+    for n, cx in enumerate(result.found, 1):
+        click.echo(format_counterexample(cx, n) + "\n")
+    click.echo(("No disagreement: " if not result.found else "") + result.summary() + ".")
+    for path in written:
+        click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("names", nargs=-1)
+@click.option("--rules-file", "rules_files", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A .lp file with more properties (property/2 and violation/2); repeatable.")
+@scope_option
+@pool_option
+@click.option("--list", "list_only", is_flag=True, help="List the properties and stop.")
+@json_option
+@timeout_option
+@rules_option
+@click.pass_context
+def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, timeout, rules):
+    """Check properties of the rules: "holds within scope ..." or the minimal counterexample.
+
+    Exit status 0 when every property checked holds, 1 otherwise.
+
+    \b
+    Example:
+        pyrules verify
+        pyrules verify attacker_keeps_position --scope monsters=3,events=4
+        pyrules verify --rules-file my_properties.lp my_property
+    """
+    from .search import Progress, Scope, format_counterexample
+    try:
+        searcher = _searcher(ctx, rules, card_names)
+        if list_only:
+            for name, prop in sorted(searcher.properties(rules_files).items()):
+                click.echo(f"{name}: {prop.text}")
+            return
+        progress = Progress(sys.stderr)
+        results = searcher.verify(names, rules_files, Scope.parse(scope_text) if scope_text else None,
+                                  timeout, progress)
+        progress.clear()
+    except InvalidInput as e:
+        _fail(e)
+    if as_json:
+        click.echo(json.dumps({"properties": [r.to_json() for r in results]}))
+    else:
+        for r in results:
+            click.echo(f"{r.prop.name}: {r.summary()}\n  {r.prop.text}")
+            for cx in r.result.found:
+                click.echo("\n".join("  " + line for line in format_counterexample(cx).splitlines()))
+    sys.exit(EXIT_OK if all(r.holds for r in results) else EXIT_FORBIDDEN)
+
+
 if __name__ == "__main__":   # pragma: no cover
     main()

@@ -127,15 +127,29 @@ class Counterexample:
 class SearchResult:
     """The outcome of one search: what it found and whether it looked everywhere."""
     found: list[Counterexample]
-    exhausted: bool          # the whole scope was searched (no timeout)
+    exhausted: bool          # the scope holds no further counterexample (searched to the end)
     scope: Scope
     seconds: float
     pool: tuple[str, ...]
     label: str = ""
+    timed_out: bool = False  # stopped by --timeout
 
     def to_json(self) -> dict[str, Any]:
         return {"found": [c.to_json() for c in self.found], "exhausted": self.exhausted,
-                "scope": self.scope.to_json(), "seconds": round(self.seconds, 3), "pool": list(self.pool)}
+                "timed_out": self.timed_out, "scope": self.scope.to_json(),
+                "seconds": round(self.seconds, 3), "pool": list(self.pool), "summary": self.summary()}
+
+    def summary(self) -> str:
+        n = len(self.found)
+        where = f"within scope {self.scope} (cards: {', '.join(self.pool)})"
+        if self.timed_out:
+            return (f"time limit reached after {self.seconds:.1f}s with {n} found; the scope was not exhausted"
+                    + ("" if all(c.optimal for c in self.found) else " (the last one may not be minimal)"))
+        if n == 0:
+            return f"none {where}: the scope was exhausted"
+        if self.exhausted:
+            return f"{n} found {where}; no other distinct one exists there (scope exhausted)"
+        return f"{n} found {where} in {self.seconds:.1f}s; stopped at the requested count, more may exist"
 
 
 @dataclass(frozen=True)
@@ -157,9 +171,17 @@ class PropertyResult:
             return False
         return True if self.result.exhausted else None
 
+    def summary(self) -> str:
+        r = self.result
+        if self.holds:
+            return f"holds within scope {r.scope} (cards: {', '.join(r.pool)}; {r.seconds:.2f}s)"
+        if self.holds is None:
+            return f"unknown: time limit reached after {r.seconds:.1f}s, scope {r.scope} not exhausted"
+        return f"COUNTEREXAMPLE within scope {r.scope} ({r.seconds:.2f}s)"
+
     def to_json(self) -> dict[str, Any]:
         out = {"property": self.prop.name, "text": self.prop.text, "holds": self.holds,
-               **self.result.to_json()}
+               **self.result.to_json(), "summary": self.summary()}
         out["counterexample"] = out.pop("found")[0] if self.result.found else None
         return out
 
@@ -351,6 +373,8 @@ class Searcher:
             args = ",".join(f"X{i}" for i in range(len(sig)))
             term = f"{name}({args})" if sig else name
             lines.append(f"gen_action_name({term},{name}) :- pick({term}).")
+            if sig and sig[0][1] == "id":
+                lines.append(f"gen_action_card({term},X0) :- pick({term}).")
         return "\n".join(lines)
 
     def _control(self, scope: Scope, seeds: set, extra_text: str, extra_facts: list[Symbol]):
@@ -405,40 +429,52 @@ class Searcher:
         deadline = None if timeout is None else started + timeout
         ctl, names, _ = self._control(scope, seeds, extra_text, extra_facts)
         found: list[Counterexample] = []
-        exhausted = True
+        exhausted = timed_out = False
         for n in range(count):
             symbols, finished, optimal = self._solve(ctl, deadline, progress, label, started)
+            timed_out = not finished
             if symbols is None:
                 exhausted = finished
                 break
-            cx = self._counterexample(symbols, names, worlds, optimal)
-            found.append(cx)
-            if not finished:
-                exhausted = False
+            found.append(self._counterexample(symbols, names, worlds, optimal))
+            if timed_out:
                 break
             if n + 1 < count:
                 part = f"exclude_{n}"
                 ctl.add(part, [], self._exclusion(symbols))
                 ctl.ground([(part, [])])
-        return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label)
+        return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label, timed_out)
 
     @staticmethod
     def _pattern(symbols: list[Symbol]) -> tuple[str, tuple]:
-        kind = next((s.arguments[0].name if s.arguments[0].type == SymbolType.Function else "?")
-                     for s in symbols if s.name == "pick")
-        events = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event"}
+        """The action kind, and the history of the action's card (all events if it names none)."""
+        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
+        kind = pick.name if pick.type == SymbolType.Function else "?"
+        card = pick.arguments[0] if pick.arguments and SIGNATURES.get(kind, ((None, None),))[0][1] == "id" else None
+        on_card = {s.arguments[0].number for s in symbols if s.name == "event_card" and s.arguments[1] == card}
+        events = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event"
+                  and (card is None or s.arguments[0].number in on_card)}
         hows = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event_how"}
         return kind, tuple((events[k], hows.get(k)) for k in sorted(events))
 
     def _exclusion(self, symbols: list[Symbol]) -> str:
         """A constraint ruling out every snapshot with the same action kind and history pattern."""
         kind, events = self._pattern(symbols)
-        body = [f"pick(A__)", f"gen_action_name(A__,{kind})"]
+        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
+        has_card = bool(pick.arguments) and SIGNATURES[kind][0][1] == "id"
+        body = ["pick(A__)", f"gen_action_name(A__,{kind})"]
+        if has_card:
+            body.append("gen_action_card(A__,I__)")
         for k, (e, how) in enumerate(events, start=1):
-            body.append(f"event({k},{e})")
+            body.append(f"event(K{k}__,{e})")
+            if has_card:
+                body.append(f"event_card(K{k}__,I__)")
             if how:
-                body.append(f"event_how({k},{how})")
-        body.append(f"not gen_has_event({len(events) + 1})")
+                body.append(f"event_how(K{k}__,{how})")
+            if k > 1:
+                body.append(f"K{k - 1}__ < K{k}__")
+        body.append(f"#count {{ K__ : event_card(K__,I__) }} = {len(events)}" if has_card
+                    else f"#count {{ K__ : event(K__,_) }} = {len(events)}")
         return ":- " + ", ".join(body) + "."
 
     # ---- model -> snapshot ------------------------------------------------------------
@@ -643,7 +679,8 @@ class Searcher:
         if unknown:
             raise InvalidInput([Problem("NAME", f"unknown property {n!r} (known: {', '.join(sorted(props))})")
                                 for n in unknown])
-        text = "\n".join([(self.search_dir / "verify.lp").read_text(encoding="utf-8")] +
+        text = "\n".join([(self.search_dir / "verify.lp").read_text(encoding="utf-8"),
+                          (self.engine.rules_dir / "catalogue" / "reasons.lp").read_text(encoding="utf-8")] +
                          [p.read_text(encoding="utf-8") for p in self.property_files(files)])
         catalogue = self.engine.catalogue.readings
         reading_facts = [Function("verify_reading", [const(n), const(v)])
@@ -707,3 +744,111 @@ class Progress:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self.shown = False
+
+
+# ---- readable output ----------------------------------------------------------------
+PHASE_WORDS = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
+               "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}
+ZONE_WORDS = [("monsters", "monsters"), ("spells_traps", "spells/traps"), ("field_spell", "field spell"),
+              ("hand", "hand"), ("extra_deck", "Extra Deck"), ("graveyard", "Graveyard"), ("banished", "banished")]
+
+
+def _entry_words(e: dict) -> str:
+    words = f'{e["id"]} = "{e["card"]}"'
+    extra = []
+    if "position" in e:
+        extra.append(f'face-{e.get("face", "up")} {e["position"].capitalize()} Position')
+    if "owner" in e:
+        extra.append(f'owned by {e["owner"]}')
+    if e.get("properly_summoned"):
+        extra.append("properly Summoned before")
+    return words + (f" ({', '.join(extra)})" if extra else "")
+
+
+def board_lines(snap: dict) -> list[str]:
+    """A snapshot as a few lines of plain text."""
+    step = f', {snap["battle_step"]} step' if "battle_step" in snap else ""
+    out = [f'Turn {snap.get("turn", 3)}, {snap.get("turn_player", "A")}\'s {PHASE_WORDS[snap.get("phase", "main1")]}{step}'
+           + (f'; on the chain: {", ".join(snap["chain"])}' if snap.get("chain") else "; no chain")]
+    for key, side in snap.get("players", {}).items():
+        parts = []
+        for zkey, word in ZONE_WORDS:
+            items = side.get(zkey)
+            if items:
+                parts.append(f"{word}: " + "; ".join(_entry_words(e) for e in items))
+        if "deck" in side:
+            parts.append(f'Deck: {side["deck"]} cards')
+        if not parts:
+            out.append(f"{key}  (no cards)")
+        for n, p in enumerate(parts):
+            out.append(f"{key if n == 0 else ' '}  {p}")
+    events = snap.get("this_turn") or []
+    out.append("This turn:" if events else "This turn: nothing yet")
+    for k, ev in enumerate(events, 1):
+        words = ev["event"]
+        if "how" in ev:
+            words += f' ({ev["how"]})'
+        if "card" in ev:
+            words += f' of {ev["card"]}'
+        if "target" in ev:
+            words += f' on {ev["target"]}'
+        for key in ("player", "method", "to"):
+            if key in ev:
+                words += f", {key} {ev[key]}"
+        if ev.get("tributes"):
+            words += f", tributing {', '.join(ev['tributes'])}"
+        words += "".join(f", {f}" for f in ("negated", "replay") if ev.get(f))
+        out.append(f"  {k}. {words}")
+    if snap.get("attack"):
+        a = snap["attack"]
+        out.append(f'Attack in progress: {a["attacker"]} on {a["target"]} (targets at declaration: '
+                   f'{", ".join(a["targets_at_declaration"]) or "none"})')
+    if snap.get("readings"):
+        out.append("Readings: " + ", ".join(f"{k}={v}" for k, v in snap["readings"].items()))
+    return out
+
+
+def format_counterexample(cx: Counterexample, n: int | None = None) -> str:
+    head = "Counterexample" + (f" {n}" if n is not None else "")
+    size = f'{cx.cards} card{"s" * (cx.cards != 1)}, {cx.events} event{"s" * (cx.events != 1)}'
+    lines = [f"{head} ({size}{', minimal' if cx.optimal else ''})"]
+    lines += ["  " + line for line in board_lines(cx.snapshot)]
+    if cx.action is not None:
+        lines.append(f"  Action: {cx.action.term()}")
+        width = max(len(_world_label(w)) for w in cx.worlds.values())
+        for w in cx.worlds.values():
+            v = w.get("verdict")
+            permitted = v.permitted if v else w["model"][0]
+            lines.append(f"    {_world_label(w).ljust(width)}  {'PERMITTED' if permitted else 'FORBIDDEN'}")
+            for r in (v.reasons if v else ()):
+                lines.append(f"      - {r.text}")
+                for e in r.evidence:
+                    lines.append(f"          because of {e}")
+                lines.append(f"          [{r.rule}; source: {r.source}]")
+    lines.append("  Reproduced by pyrules check: " + ("yes" if cx.reproduced else "NO (please report: the search "
+                                                                             "and the engine disagree)"))
+    return "\n".join(lines)
+
+
+def _world_label(w: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in w["readings"].items()) or "verdict"
+
+
+def parse_card_names(text: str | None, known) -> tuple[str, ...] | None:
+    """'Battle Ox,Gaia Knight, the Force of Earth' -> names; commas inside a known name are kept."""
+    if not text:
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    out, i = [], 0
+    while i < len(parts):
+        for j in range(len(parts), i, -1):
+            name = ", ".join(parts[i:j])
+            if name in known:
+                out.append(name)
+                i = j
+                break
+        else:
+            if parts[i]:
+                raise InvalidInput(Problem("--cards", f"unknown card name {parts[i]!r}"))
+            i += 1
+    return tuple(dict.fromkeys(out))
