@@ -14,6 +14,7 @@ examples (../shared/spec/examples):
         - action: "change_position(bug,defense)"
           permitted: false
           reasons: [already_changed_this_turn]   # optional: ids that must be among the reasons
+          notes: {materials_go_to: banished}     # optional: derived facts the verdict must report
           readings: {position_change_limit: any_change}   # optional, per check
       replay: true             # optional: `legal` must report this replay flag
       legal:                   # optional: what `legal` must (not) list
@@ -148,6 +149,10 @@ def run_check(engine, case: dict, spec: dict) -> tuple[bool, str]:
     missing = [r for r in chk.get("reasons") or [] if r not in got_ids]
     if missing:
         return False, f"expected reasons {missing} among {got_ids}"
+    notes = dict(v.notes)
+    wrong = {k: notes.get(k) for k, want_v in (chk.get("notes") or {}).items() if notes.get(k) != str(want_v)}
+    if wrong:
+        return False, f"expected notes {chk['notes']}, got {notes}"
     return True, ""
 
 
