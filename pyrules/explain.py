@@ -98,6 +98,47 @@ def _head_shape(fn: Any) -> tuple[str | None, str]:
     return name, kind
 
 
+def _var(term: Any) -> str | None:
+    return term.name if term.ast_type == ASTType.Variable else None
+
+
+def action_names(prog: Program, sig: tuple[str, int], pos: int, depth: int = 0) -> set[str] | None:
+    """The action names argument `pos` of predicate `sig` can hold, read from the heads that
+    define it (following a variable into the body atom that binds it); None: any action."""
+    if depth > 4 or sig == ("candidate", 1):
+        return None
+    names: set[str] = set()
+    for r in prog.rules:
+        for s, fn in r.heads:
+            if s != sig or fn.ast_type != ASTType.Function:
+                continue
+            arg = fn.arguments[pos]
+            if arg.ast_type == ASTType.Function:
+                names.add(arg.name)
+                continue
+            if arg.ast_type == ASTType.SymbolicTerm:
+                names.add(arg.symbol.name)
+                continue
+            found = _binding(prog, r, _var(arg), depth)
+            if found is None:
+                return None
+            names |= found
+    return names
+
+
+def _binding(prog: Program, rule: Rule, var: str | None, depth: int) -> set[str] | None:
+    """Action names a variable can hold, from the first positive body atom that has it as an argument."""
+    if var is None:
+        return None
+    for bsig, bfn in rule.positive:
+        if bfn.ast_type != ASTType.Function:
+            continue
+        for j, a in enumerate(bfn.arguments):
+            if _var(a) == var:
+                return action_names(prog, bsig, j, depth + 1)
+    return None
+
+
 def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]) -> list[Site]:
     """The forbidden/3 rules that can give `reason` to `action`: those whose head names the
     action if there are any, else those with a variable for it; same evidence kind."""
@@ -113,7 +154,9 @@ def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]
             if name == action:
                 exact.append(site)
             elif name is None:
-                loose.append(site)
+                could = _binding(prog, r, _var(fn.arguments[0]), 0)
+                if could is None or action in could:
+                    loose.append(site)
     return exact or loose
 
 
@@ -142,7 +185,7 @@ def explain(engine: Engine, snapshot: Any, action: Any, readings: dict[str, str]
                 if m and 1 <= int(m.group(1)) <= len(game.events):
                     lines.append(f"   - {event_sentence(game, int(m.group(1)))}")
                 elif e.startswith("needs "):
-                    lines.append(f"   - the monster needs {e[6:]} Tribute(s) or material(s)")
+                    lines.append(f"   - the number the reason names: {e[6:]}")
                 else:
                     lines.append(f"   - the card {e}")
         else:

@@ -57,6 +57,7 @@ class Rule:
     source_line: int | None
     says: str | None                  # the comment line under the Source line
     text: str
+    positive: list[tuple[Sig, Any]] = field(default_factory=list)   # positive body atoms
 
 
 @dataclass
@@ -234,7 +235,9 @@ def read_program(folder: Path) -> Program:
                 heads, used = _head_atoms(st.head)
                 body = used + [s for b in st.body for s, _ in atoms(b)]
                 source, sline, says = block_citation(lines, line)
-                prog.rules.append(Rule(path, line, heads, body, source, sline, says, str(st)))
+                positive = [a for b in st.body if b.ast_type == ASTType.Literal and b.sign == ast.Sign.NoSign
+                            for a in atoms(b)]
+                prog.rules.append(Rule(path, line, heads, body, source, sline, says, str(st), positive))
                 for s, _ in heads:
                     prog.defined.setdefault(s, (path, line))
                 for s in body:
