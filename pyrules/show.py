@@ -14,7 +14,7 @@ from .model import Entry, Game
 
 PHASE_NAMES = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
                "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}
-BOX = 18
+BOX = 24
 
 
 def _clip(text: str, width: int) -> str:
@@ -41,10 +41,11 @@ def spell_box(e: Entry, game: Game) -> list[str]:
     return lines
 
 
-def boxes(items: list[list[str]], width: int = BOX) -> list[str]:
-    """Side-by-side boxes of text lines."""
+def boxes(items: list[list[str]], width: int | None = None) -> list[str]:
+    """Side-by-side boxes of text lines (as wide as the longest line, up to BOX)."""
     if not items:
         return ["  (empty)"]
+    width = width or min(BOX, max(len(t) for i in items for t in i))
     height = max(len(i) for i in items)
     top = "  " + " ".join("+" + "-" * width + "+" for _ in items)
     rows = [top]
