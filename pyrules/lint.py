@@ -353,6 +353,13 @@ def lint(folder: str | Path) -> list[Finding]:
         return [Finding(str(folder), 0, "parse", "no such rules folder")]
     prog = read_program(folder)
     findings = list(prog.findings)
+    for path in sorted((folder / "catalogue").glob("*.lp")):
+        messages: list[str] = []
+        try:
+            ast.parse_files([str(path)], lambda st: None, logger=lambda code, msg: messages.append(msg))
+        except RuntimeError:
+            findings += _clingo_findings(messages, "parse", folder) or [Finding(rel(path, folder), 0, "parse",
+                                                                                "cannot parse")]
     if findings:                       # a file that does not parse: the other checks would mislead
         return sorted(findings)
     findings += check_grounding(folder)

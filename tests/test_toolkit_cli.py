@@ -161,6 +161,8 @@ def _edit(path: Path, old: str, new: str) -> None:
      "mystery/0 is not documented"),
     (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase :- phase(main1).\nlonely(1)."),
      "lonely/1 is defined but never used"),
+    (lambda r: _edit(r / "catalogue" / "reasons.lp", "reason(already_drew,", "reason(already_drew"),
+     r"rules/catalogue/reasons.lp:\d+: \[parse\]"),
     (lambda r: (r / "readings" / "first_turn_draw" / "true.lp").unlink(),
      "first_turn_draw=true: no file readings/first_turn_draw/true.lp"),
     (lambda r: _edit(r / "readings" / "first_turn_draw" / "false.lp", "reading(first_turn_draw,false)", "true"),
