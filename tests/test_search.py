@@ -1,0 +1,248 @@
+"""Counterexample search and property checks (pyrules/search.py, `pyrules diff`, `pyrules verify`).
+
+Every counterexample a test generates is checked for the round trip: its snapshot passes
+validation, and Engine.check under each reading value gives the verdict the search printed.
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pyrules import Engine
+from pyrules.cases import case_checks, load_cases, run_check
+from pyrules.cli import main
+from pyrules.errors import InvalidInput
+from pyrules.search import Progress, Scope, Searcher, parse_card_names, parse_program, worldify
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return Engine()
+
+
+@pytest.fixture(scope="module")
+def searcher(engine):
+    return Searcher(engine)
+
+
+def assert_round_trip(engine, cx):
+    """The snapshot is valid and every printed verdict is what Engine.check answers."""
+    assert cx.reproduced, cx.worlds
+    engine.legal(cx.snapshot)                       # raises InvalidInput if validation rejects it
+    for label, w in cx.worlds.items():
+        v = engine.check(cx.snapshot, cx.action, w["readings"] or None)
+        permitted, reasons = w["model"]
+        assert v.permitted == permitted, (label, cx.snapshot)
+        assert sorted(r.rule for r in v.reasons) == sorted(reasons), (label, cx.snapshot)
+        if not v.permitted:
+            assert v.reasons
+
+
+# ---- diff ------------------------------------------------------------------------
+def test_position_change_limit_minimal_counterexample(engine, searcher):
+    started = time.monotonic()
+    res = searcher.diff("position_change_limit", scope=Scope.parse("monsters=2,events=3"))
+    assert time.monotonic() - started < 5
+    assert len(res.found) == 1
+    cx = res.found[0]
+    assert cx.optimal and cx.cards == 1 and cx.events == 1
+    assert cx.snapshot["this_turn"][0]["event"] == "position_change"
+    assert cx.snapshot["this_turn"][0]["how"] == "effect"
+    assert cx.worlds["manual_only"]["model"] == (True, ())
+    assert cx.worlds["any_change"]["model"] == (False, ("already_changed_this_turn",))
+    assert_round_trip(engine, cx)
+
+
+@pytest.mark.parametrize("reading", sorted(Engine().catalogue.readings))
+def test_every_reading_has_a_counterexample(engine, searcher, reading):
+    res = searcher.diff(reading, count=2)
+    assert res.found, res.summary()
+    for cx in res.found:
+        assert_round_trip(engine, cx)
+
+
+def test_count_gives_distinct_patterns(engine, searcher):
+    res = searcher.diff("position_change_limit", count=4)
+    assert len(res.found) == 4
+    patterns = [cx.pattern for cx in res.found]
+    assert len(set(patterns)) == 4
+    sizes = [(cx.cards, cx.events) for cx in res.found]
+    assert sizes == sorted(sizes)                   # smallest first
+    for cx in res.found:
+        assert_round_trip(engine, cx)
+
+
+def test_values_in_either_order(engine, searcher):
+    res = searcher.diff("position_change_limit", ("any_change", "manual_only"))
+    assert list(res.found[0].worlds) == ["any_change", "manual_only"]
+    assert_round_trip(engine, res.found[0])
+
+
+def test_scope_without_disagreement(searcher):
+    res = searcher.diff("position_change_limit", scope=Scope.parse("monsters=0,events=3"))
+    assert res.found == [] and res.exhausted and not res.timed_out
+    assert "exhausted" in res.summary()
+
+
+def test_timeout_ends_cleanly(searcher):
+    res = searcher.diff("position_change_limit", timeout=1e-9)
+    assert res.timed_out and not res.exhausted
+    assert "not exhausted" in res.summary()
+
+
+def test_unknown_reading_and_values(searcher):
+    with pytest.raises(InvalidInput):
+        searcher.diff("no_such_reading")
+    with pytest.raises(InvalidInput):
+        searcher.diff("position_change_limit", ("manual_only", "sometimes"))
+
+
+def test_written_cases_run_in_the_suite(engine, tmp_path):
+    out = tmp_path / "cases"
+    result = CliRunner().invoke(main, ["diff", "position_change_limit", "--count", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    files = sorted(out.glob("*.yaml"))
+    assert len(files) == 2
+    for f in files:
+        for case in load_cases(f):
+            assert case["source"] and case["name"]
+            checks = case_checks(case)
+            assert len(checks) == 2
+            assert {c[1]["spec"]["permitted"] for c in checks} == {True, False}
+            for _, spec in checks:
+                ok, msg = run_check(engine, case, spec)
+                assert ok, msg
+
+
+def test_diff_cli_text_and_json():
+    r = CliRunner().invoke(main, ["diff", "position_change_limit"])
+    assert r.exit_code == 0, r.output
+    assert "Counterexample 1" in r.output and "Reproduced by pyrules check: yes" in r.output
+    assert "already_changed_this_turn" in r.output
+    r = CliRunner().invoke(main, ["diff", "first_turn_draw", "--json", "--scope", "monsters=1,events=1"])
+    data = json.loads(r.output)
+    assert data["found"][0]["action"] == {"action": "draw"}
+    assert data["found"][0]["reproduced"] is True
+    assert data["scope"]["monsters"] == 1
+    r = CliRunner().invoke(main, ["diff", "position_change_limit", "--scope", "monsters=0"])
+    assert "No disagreement" in r.output and "exhausted" in r.output
+    r = CliRunner().invoke(main, ["diff", "position_change_limit", "--scope", "tables=3"])
+    assert r.exit_code == 2
+
+
+def test_cards_option(engine):
+    s = Searcher(engine, parse_card_names("Man-Eater Bug", engine.cards))
+    cx = s.diff("position_change_limit").found[0]
+    assert {e["card"] for e in cx.snapshot["players"]["A"]["monsters"]} == {"Man-Eater Bug"}
+    assert_round_trip(engine, cx)
+    assert parse_card_names("Battle Ox,Gaia Knight, the Force of Earth", engine.cards) == \
+        ("Battle Ox", "Gaia Knight, the Force of Earth")
+    with pytest.raises(InvalidInput):
+        parse_card_names("Battle Ox,Nonexistent Card", engine.cards)
+
+
+# ---- verify ------------------------------------------------------------------------
+def test_shipped_properties_hold(searcher):
+    props = searcher.properties()
+    assert len(props) >= 8
+    results = searcher.verify()
+    assert {r.prop.name for r in results} == set(props)
+    for r in results:
+        assert r.holds is True, (r.prop.name, [c.snapshot for c in r.result.found])
+        assert r.result.seconds < 30
+        assert "holds within scope" in r.summary()
+
+
+PLANTED = """
+property(planted_never_change, "A monster can never change its position manually (wrong).").
+violation(planted_never_change, change_position(I,To)) :- permitted(change_position(I,To)).
+property(planted_summon_always, "A Normal Summon is never forbidden (wrong).").
+property_scope(planted_summon_always, events, 1).
+violation(planted_summon_always, normal_summon(I,S)) :- forbidden(normal_summon(I,S),_).
+"""
+
+
+def test_planted_wrong_property_gives_reproducible_counterexample(engine, searcher, tmp_path):
+    f = tmp_path / "planted.lp"
+    f.write_text(PLANTED)
+    results = searcher.verify(["planted_never_change", "planted_summon_always"], [f])
+    for r in results:
+        assert r.holds is False
+        cx = r.result.found[0]
+        assert cx.optimal
+        assert_round_trip(engine, cx)
+    assert results[1].result.scope.events == 1
+    assert results[0].result.found[0].worlds["counterexample"]["model"][0] is True
+    assert results[1].result.found[0].worlds["counterexample"]["model"][0] is False
+
+
+def test_broken_rule_is_caught_by_a_shipped_property(tmp_path):
+    """Remove the Exception #1 rule from a copy of the rules: the property finds it."""
+    rules = tmp_path / "rules"
+    shutil.copytree(Engine().rules_dir, rules)
+    pos = rules / "positions.lp"
+    text = pos.read_text()
+    line = next(l for l in text.splitlines() if l.startswith("forbidden(change_position(I,To), declared_attack_this_turn"))
+    pos.write_text(text.replace(line, "% removed: " + line))
+    mutated = Engine(rules=rules)
+    r = Searcher(mutated).verify(["attacker_keeps_position"])[0]
+    assert r.holds is False
+    cx = r.result.found[0]
+    assert cx.action.action == "change_position"
+    assert any(ev["event"] == "attack" for ev in cx.snapshot["this_turn"])
+    assert_round_trip(mutated, cx)
+
+
+def test_verify_cli(tmp_path):
+    r = CliRunner().invoke(main, ["verify", "verdict_exclusive", "tribute_count_exact"])
+    assert r.exit_code == 0, r.output
+    assert r.output.count("holds within scope") == 2
+    f = tmp_path / "planted.lp"
+    f.write_text(PLANTED)
+    r = CliRunner().invoke(main, ["verify", "--rules-file", str(f), "planted_never_change", "--json"])
+    assert r.exit_code == 1
+    data = json.loads(r.output)["properties"][0]
+    assert data["holds"] is False and data["counterexample"]["reproduced"] is True
+    r = CliRunner().invoke(main, ["verify", "--list"])
+    assert "attacker_keeps_position" in r.output
+    r = CliRunner().invoke(main, ["verify", "no_such_property"])
+    assert r.exit_code == 2
+
+
+# ---- the machinery -------------------------------------------------------------------
+def test_worldify_indexes_only_what_depends_on_readings(engine):
+    stms, indexed = worldify(parse_program(engine.program, drop_show=True), {("selected_reading", 2)})
+    assert ("reading", 2) in indexed and ("position_changed", 2) in indexed
+    assert ("zone", 3) not in indexed and ("controls", 2) not in indexed
+    text = "\n".join(map(str, stms))
+    assert "reading(W__," in text
+
+
+def test_search_files_are_not_part_of_queries(engine):
+    assert not any("search" in p.relative_to(engine.rules_dir).parts for p in engine.files)
+
+
+def test_scope_parse():
+    assert str(Scope.parse("monsters=3,events=1")).startswith("monsters=3,hand=1,graveyard=1,events=1")
+    for bad in ("monsters=x", "nope=1", "monsters=6"):
+        with pytest.raises(InvalidInput):
+            Scope.parse(bad)
+
+
+def test_progress_only_on_a_terminal():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    quiet, tty = io.StringIO(), Tty()
+    Progress(quiet)("searching")
+    p = Progress(tty)
+    p("searching, 1.2s")
+    p.clear()
+    assert quiet.getvalue() == "" and "searching, 1.2s" in tty.getvalue()
