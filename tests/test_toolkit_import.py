@@ -213,3 +213,14 @@ def test_real_goat_database(capsys):
         assert {k: got.get(k) for k in COMPARED} == {k: card.get(k) for k in COMPARED}, card["name"]
     with capsys.disabled():
         print(f"\n[goat-format-en.cdb: {len(res.cards)} cards imported in {took:.3f}s]")
+
+
+def test_cards_option_with_a_bad_file(tmp_path):
+    bad = tmp_path / "broken.cdb"
+    bad.write_bytes(b"SQLite format 3\x00" + b"\x01" * 100)
+    snap = tmp_path / "snap.yaml"
+    snap.write_text(SNAP)
+    r = CliRunner().invoke(main, ["check", str(snap), "draw", "--cards", str(bad)])
+    assert r.exit_code == 2 and "not a readable card database" in r.output
+    with pytest.raises(InvalidInput):
+        Engine(cards=bad)
