@@ -322,4 +322,6 @@ def dump_cards(cards: list[dict]) -> str:
     rows = [{k: c[k] for k in sorted(c, key=order.index)} for c in sorted(cards, key=lambda c: (c["name"],
                                                                                              c.get("passcode", 0)))]
     header = "# Cards imported by `pyrules cards import` (pyrules card schema: `pyrules schema --card`).\n\n"
-    return header + "\n".join(yaml.safe_dump([r], sort_keys=False, allow_unicode=True, width=120) for r in rows)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return header + "\n".join(yaml.dump([r], Dumper=dumper, sort_keys=False, allow_unicode=True, width=120)
+                               for r in rows)
