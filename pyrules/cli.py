@@ -494,5 +494,65 @@ def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, 
     sys.exit(EXIT_OK if all(r.holds for r in results) else EXIT_FORBIDDEN)
 
 
+
+@main.command()
+@click.argument("infile", metavar="IN.jsonl")
+@click.option("-o", "--output", "outfile", default="-", metavar="OUT.jsonl",
+              help="Where to write the results (default: standard output).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Worker processes, each with its own engine.")
+@click.option("--check", "action", default=None, metavar="ACTION",
+              help="Judge this action in every snapshot instead of listing the permitted actions.")
+@click.option("--json", "as_json", is_flag=True, help="Print the closing summary (standard error) as JSON.")
+@reading_option
+@cards_option
+@rules_option
+def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
+    """Judge every snapshot of a JSON Lines file (IN.jsonl, or - for stdin), one result line each.
+
+    \b
+    Each output line, in input order, is {"line": n, "permitted": [...], "replay": ...}
+    or with --check the verdict {"line": n, "action": ..., "permitted": ..., "reasons": [...]};
+    a line that cannot be judged gives {"line": n, "error": [problems]} and the run goes on.
+    Exit 0 when every line was judged, 2 when some line gave an error.
+
+    \b
+    Example:
+        pyrules batch snapshots.jsonl -o results.jsonl --workers 2
+        pyrules batch snapshots.jsonl --check "draw"
+    """
+    from .batch import progress, run
+    try:
+        if action is not None:
+            from .actions import parse_action
+            parse_action(action)
+        reading_map = _readings(readings)
+        if infile == "-":
+            source, total = click.get_text_stream("stdin"), None
+        else:
+            path = Path(infile)
+            if not path.is_file():
+                raise InvalidInput(Problem(infile, "no such file"))
+            source = path.open(encoding="utf-8")
+            total = sum(1 for _ in path.open(encoding="utf-8")) if sys.stderr.isatty() else None
+        config = {"rules": rules, "cards": cards}
+        engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
+        lines = (line.rstrip("\n") for line in source)
+        out = click.open_file(outfile, "w", encoding="utf-8")
+        done = errors = 0
+        with out:
+            for text in progress(run(lines, engine=engine, engine_config=config, readings=reading_map,
+                                     check=action, workers=workers, as_json=True), total):
+                out.write(text + "\n")
+                done += 1
+                errors += text.startswith('{"line": ') and '"error": [' in text[:40]
+    except InvalidInput as e:
+        _fail(e)
+    summary = {"lines": done, "judged": done - errors, "errors": errors}
+    click.echo(json.dumps(summary) if as_json else
+               f"{done} lines: {done - errors} judged, {errors} with errors", err=True)
+    sys.exit(EXIT_OK if errors == 0 else EXIT_INVALID)
+
+
 if __name__ == "__main__":   # pragma: no cover
     main()

@@ -174,6 +174,9 @@ class Engine:
     def __init__(self, rules: str | Path | None = None, cards: str | Path | CardDB | None = None,
                  *, extra_cards: bool = True):
         self.rules_dir = Path(rules) if rules is not None else rules_dir()
+        self.config = {"rules": str(self.rules_dir),          # what a worker process needs
+                       "cards": None if cards is None or isinstance(cards, CardDB) else str(cards),
+                       "extra_cards": extra_cards}
         self.catalogue = load_catalogue(self.rules_dir / "catalogue")
         self.cards = self._card_db(cards, extra_cards)
         self.names = NameTable(self.cards.by_name)
@@ -337,6 +340,15 @@ class Engine:
         act = parse_action(action)
         enc, facts, term = self._facts(snapshot, readings, act)
         return self._verdict(enc, self.answer(facts), act, term)
+
+    def legal_many(self, snapshots: Iterable[Any], readings: dict[str, str] | None = None,
+                   workers: int = 1) -> list["Legal | InvalidInput"]:
+        """legal() of every snapshot, in order; a snapshot that cannot be judged gives its
+        InvalidInput in its place (nothing is raised).  Snapshots are grounded together in
+        chunks; workers > 1 uses that many processes (snapshots must then be plain data)."""
+        from .batch import run
+        return list(run(snapshots, engine=self, engine_config=self.config, readings=readings,
+                        workers=workers))
 
     def _verdict(self, enc: Encoding, atoms: "Answer", act: Action, term: Symbol) -> Verdict:
         """The verdict on the queried action, read from the answer (raises InvalidInput)."""
