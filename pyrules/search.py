@@ -379,19 +379,23 @@ class Searcher:
 
     def _control(self, scope: Scope, seeds: set, extra_text: str, extra_facts: list[Symbol]):
         names = self.engine.names.scope()
-        ctl = clingo.Control(["--warn=none"])
-        stms, indexed = worldify(self._rules + parse_program(self._generator), seeds)
-        with ast.ProgramBuilder(ctl) as b:
-            for s in stms:
-                b.add(s)
-        ctl.add("base", [], extra_text + "\n" + self._action_names() + "\n#show.\n" + _SHOWN)
-        facts, guarded = self._facts(scope, names)
-        with ctl.backend() as be:
-            for sym in facts + extra_facts:
-                be.add_rule([be.add_atom(sym)])
-            for head, guard in guarded:
-                be.add_rule([be.add_atom(head)], [be.add_atom(guard)])
-        ctl.ground([("base", [])])
+        messages: list[str] = []
+        ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg.strip()))
+        try:
+            stms, indexed = worldify(self._rules + parse_program(self._generator), seeds)
+            with ast.ProgramBuilder(ctl) as b:
+                for s in stms:
+                    b.add(s)
+            ctl.add("base", [], extra_text + "\n" + self._action_names() + "\n#show.\n" + _SHOWN)
+            facts, guarded = self._facts(scope, names)
+            with ctl.backend() as be:
+                for sym in facts + extra_facts:
+                    be.add_rule([be.add_atom(sym)])
+                for head, guard in guarded:
+                    be.add_rule([be.add_atom(head)], [be.add_atom(guard)])
+            ctl.ground([("base", [])])
+        except RuntimeError as e:
+            raise InvalidInput([Problem("rules", m) for m in messages] or [Problem("rules", str(e))]) from None
         return ctl, names, indexed
 
     # ---- solving -----------------------------------------------------------------
