@@ -93,9 +93,18 @@ def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[st
     if not isinstance(raw, dict):
         raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
     problems = [Problem(p, m) for p, m in validate(raw, SNAPSHOT_SCHEMA, SNAPSHOT_SCHEMA)]
+    normaliser = _Normaliser(raw, cards, known_readings, reading_overrides or {})
     if problems:
+        # list the reference problems (card names, ids) beside the type problems when the
+        # rest of the snapshot is readable enough to look for them
+        try:
+            normaliser.game()
+        except InvalidInput as e:
+            problems += [p for p in e.problems if p not in problems]
+        except (AttributeError, LookupError, TypeError, ValueError):
+            pass
         raise InvalidInput(problems)
-    return _Normaliser(raw, cards, known_readings, reading_overrides or {}).game()
+    return normaliser.game()
 
 
 class _Normaliser:

@@ -386,3 +386,51 @@ def test_inline_monster_needs_a_level(tmp_path):
     assert "required" in err
     spell = with_side("A", hand=[{"id": "y", "card": {"name": "Plain Spell", "kind": "spell", "spell_type": "normal"}}])
     assert run(["legal", write(tmp_path, spell)])[0] == 0
+
+
+def test_type_problems_and_reference_problems_are_listed_together(tmp_path):
+    s = with_side("A", hand=["No Such Card"], monsters=[ox("ox"), ox("ox")], colour="red")
+    s["this_turn"] = [{"event": "normal_summon", "card": "ghost"}]
+    assert_invalid(tmp_path, s, "players.A.colour", "players.A.hand[0].card", "players.A.monsters[1].id",
+                   "this_turn[0].card")
+
+
+def test_randomly_broken_snapshots_never_crash():
+    """Any value in any place: InvalidInput or an answer, never another exception."""
+    import random
+    engine = Engine()
+    rnd = random.Random(7)
+    values = [None, 1, True, "x", [], {}, [1], {"a": 1}, -1, "direct", [None], {"id": 3}, "ox", "Sheep Token", 0]
+    good = with_side("A", hand=["Battle Ox", {"id": "sk", "card": "Summoned Skull"}],
+                     spells_traps=[{"id": "bow", "card": "Shooting Star Bow - Ceal", "face": "up", "equipped_to": "ox"}])
+    good.update(phase="battle", battle_step="damage", chain=["bow"], readings={"first_turn_draw": True},
+                this_turn=[{"event": "attack", "card": "ox", "target": "direct"},
+                           {"event": "normal_summon", "card": "sk2", "tributes": ["q"], "gone": True}],
+                attack={"attacker": "ox", "target": "direct", "targets_at_declaration": []})
+
+    def mutate(o):
+        if isinstance(o, dict) and o:
+            k = rnd.choice(list(o))
+            r = rnd.random()
+            if r < 0.3:
+                o[k] = rnd.choice(values)
+            elif r < 0.4:
+                del o[k]
+            else:
+                mutate(o[k])
+        elif isinstance(o, list) and o:
+            i = rnd.randrange(len(o))
+            if rnd.random() < 0.4:
+                o[i] = rnd.choice(values)
+            else:
+                mutate(o[i])
+
+    for _ in range(400):
+        s = copy.deepcopy(good)
+        for _ in range(rnd.randint(1, 3)):
+            mutate(s)
+        try:
+            engine.legal(s)
+            engine.check(s, rnd.choice(["draw", "normal_summon(sk,[ox])", "change_position(ox,defense)"]))
+        except InvalidInput as e:
+            assert e.problems
