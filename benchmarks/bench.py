@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""pyrules benchmark: prints ONE table from one run.
+
+    python benchmarks/bench.py            # the full run (several minutes)
+    python benchmarks/bench.py --quick    # a smoke run for CI (small counts; numbers are rough)
+
+Rows: per-query latency of a typical snapshot (median, p95) against the floor measured in
+the same run (ground() + solve() on a Control that already holds the rules and the
+snapshot's facts); the naive way (new Control, load the .lp files, facts as text, ground,
+solve); `pyrules check` from the shell; batch throughput with 1 and 2 workers; growth with
+monsters, events and Synchro Monsters in the Extra Deck; peak memory and memory after many
+queries with unique card ids.  Times are medians unless the row says otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+import clingo  # noqa: E402
+
+from pyrules import Engine  # noqa: E402
+from pyrules.batch import run  # noqa: E402
+from pyrules.encode import encode  # noqa: E402
+from pyrules.engine import BASE, CLINGO_ARGS, ProgramBuilder  # noqa: E402
+from pyrules.fastclingo import add_facts, add_statements  # noqa: E402
+from workload import snapshot, synchro_board, typical  # noqa: E402
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.2f} ms"
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def floor_once(engine: Engine, snap: dict) -> float:
+    """ground() + solve() on a Control that already holds the rules and the facts."""
+    _, facts, _ = engine._facts(snap, None)
+    ctl = clingo.Control(CLINGO_ARGS)
+    with ProgramBuilder(ctl) as b:
+        add_statements(b, engine.statements)
+    with ctl.backend() as backend:
+        add_facts(backend, facts)
+    t = time.perf_counter()
+    ctl.ground(BASE)
+    ctl.solve(on_model=lambda m: None)
+    dt = time.perf_counter() - t
+    del ctl
+    return dt
+
+
+def naive_once(engine: Engine, snap: dict) -> float:
+    """The naive way, end to end: new Control, load the .lp files, facts as text, ground, solve."""
+    t = time.perf_counter()
+    game = engine.game(snap)
+    enc = encode(game, engine.names, engine.reading_defaults)
+    text = "".join(f"{s}.\n" for s in enc.facts) + "mode(legal).\n"
+    ctl = clingo.Control(["--warn=none"])
+    for path in engine.files:
+        ctl.load(str(path))
+    ctl.add("base", [], text)
+    ctl.ground([("base", [])])
+    shown = []
+    ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
+    [(s.name, s.arguments) for s in shown]
+    return time.perf_counter() - t
+
+
+def e2e_once(engine: Engine, snap: dict) -> float:
+    t = time.perf_counter()
+    engine.legal(snap)
+    return time.perf_counter() - t
+
+
+def latency(engine: Engine, make, n: int) -> float:
+    """Median end-to-end legal() time over n snapshots made by make(i)."""
+    snaps = [make(i) for i in range(n + 3)]
+    for s in snaps[:3]:
+        engine.legal(s)
+    return statistics.median(e2e_once(engine, s) for s in snaps[3:])
+
+
+def shell_check(n: int) -> float:
+    exe = shutil.which("pyrules")
+    cmd = [exe] if exe else [sys.executable, "-m", "pyrules"]
+    cmd += ["check", str(ROOT / "facts" / "examples" / "main_phase.yaml"), "normal_summon(skull,[faith])"]
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def throughput(engine: Engine, lines: list[str], workers: int) -> float:
+    t = time.perf_counter()
+    out = sum(1 for _ in run(lines, engine=engine, engine_config=engine.config, workers=workers, as_json=True))
+    assert out == len(lines)
+    return len(lines) / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small counts, for CI: checks that the benchmark runs")
+    args = ap.parse_args()
+    q = args.quick
+    n_lat = 30 if q else 400
+    n_grow = 10 if q else 100
+    n_batch = 200 if q else 4000
+    mem_small, mem_big = (200, 2000) if q else (1000, 50_000)
+
+    engine = Engine()
+    rows: list[tuple[str, str, str]] = []
+
+    # 1. typical single query vs the floor, interleaved so that noise hits both alike
+    snaps = [typical(i) for i in range(n_lat + 5)]
+    for s in snaps[:5]:
+        engine.legal(s), floor_once(engine, s), naive_once(engine, s)
+    e2e, floor, naive = [], [], []
+    for s in snaps[5:]:
+        floor.append(floor_once(engine, s))
+        e2e.append(e2e_once(engine, s))
+        naive.append(naive_once(engine, s))
+    med_e2e, med_floor, med_naive = (statistics.median(x) for x in (e2e, floor, naive))
+    rows += [
+        ("typical legal(): median / p95", f"{ms(med_e2e)} / {ms(pct(e2e, 0.95))}", ""),
+        ("floor (ground+solve, same snapshots): median", ms(med_floor), ""),
+        ("ratio pyrules / floor", f"{med_e2e / med_floor:.2f}x", "<= 1.5x"),
+        ("naive (new Control, load .lp, text facts): median", ms(med_naive), ""),
+        ("ratio naive / pyrules", f"{med_naive / med_e2e:.2f}x", ">= 1.3x"),
+    ]
+
+    # 2. the shell
+    rows.append(("`pyrules check` from the shell (process included)", ms(shell_check(3 if q else 15)), "< 250 ms"))
+
+    # 3. batch throughput
+    lines = [json.dumps(typical(i)) for i in range(n_batch)]
+    for w in (1, 2):
+        rows.append((f"batch, {w} worker{'s' if w > 1 else ''} ({n_batch} typical snapshots)",
+                     f"{throughput(engine, lines, w):.0f} snapshots/s", ">= 2000/s with 2" if w == 2 else ""))
+
+    # 4. growth
+    for k in (0, 2, 5):
+        rows.append((f"monsters: {k} a side ({2 * k} in all)",
+                     ms(latency(engine, lambda i, k=k: snapshot(i + 1, per_side=k), n_grow)), ""))
+    for k in (0, 5, 20):
+        rows.append((f"events this turn: {k}",
+                     ms(latency(engine, lambda i, k=k: snapshot(i + 1, events=k), n_grow)), ""))
+    for k in (0, 5, 15):
+        rows.append((f"Extra Deck: {k} Synchro Monsters, 5 face-up materials",
+                     ms(latency(engine, lambda i, k=k: synchro_board(i + 1, k), n_grow)),
+                     "< 20 ms" if k == 15 else ""))
+
+    # 5. memory: RSS after mem_small and after mem_big queries, every one with new card ids
+    gc.collect()
+    for i in range(mem_small):
+        engine.legal(typical(10_000_000 + i))
+    gc.collect()
+    small = rss_mb()
+    for i in range(mem_small, mem_big):
+        engine.legal(typical(10_000_000 + i))
+    gc.collect()
+    big = rss_mb()
+    rows += [
+        (f"memory (RSS) after {mem_small:,} unique-id queries", f"{small:.1f} MiB", ""),
+        (f"memory (RSS) after {mem_big:,} unique-id queries", f"{big:.1f} MiB ({(big / small - 1) * 100:+.1f}%)",
+         "within 10%"),
+        ("peak memory (max RSS of this process)", f"{peak_mb():.1f} MiB", ""),
+    ]
+
+    cpu = platform.processor() or "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    print(f"pyrules benchmark{' (--quick: small counts, rough numbers)' if q else ''}, "
+          f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores, {cpu}, "
+          f"Python {platform.python_version()}, clingo {clingo.__version__}")
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    print(f"| {'measure'.ljust(width)} | {'value'.ljust(vwidth)} | target |")
+    print(f"|{'-' * (width + 2)}|{'-' * (vwidth + 2)}|--------|")
+    for name, value, target in rows:
+        print(f"| {name.ljust(width)} | {value.ljust(vwidth)} | {target} |")
+
+
+if __name__ == "__main__":
+    main()
