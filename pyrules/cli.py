@@ -444,7 +444,7 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
     click.echo(f"pyrules diff {reading}: {values_shown}\n")
     for n, cx in enumerate(result.found, 1):
         click.echo(format_counterexample(cx, n) + "\n")
-    click.echo(("No disagreement: " if not result.found else "") + result.summary() + ".")
+    click.echo(("No disagreement: " if not result.found and result.exhausted else "") + result.summary() + ".")
     for path in written:
         click.echo(f"wrote {path}")
 
