@@ -424,6 +424,7 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
     except InvalidInput as e:
         _fail(e)
     info = searcher.engine.catalogue.readings[reading]
+    shown = list(pair) if pair else [info.default] + [v for v in info.values if v != info.default][:1]
     written = []
     if out_dir:
         import yaml
@@ -437,11 +438,9 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
             path.write_text(yaml.safe_dump([case], sort_keys=False, allow_unicode=True), encoding="utf-8")
             written.append(str(path))
     if as_json:
-        click.echo(json.dumps({"reading": reading, "values": list(next(iter(result.found)).worlds) if result.found
-                               else None, **result.to_json(), "written": written}))
+        click.echo(json.dumps({"reading": reading, "values": shown, **result.to_json(), "written": written}))
         return
-    values_shown = " vs ".join(pair or [info.default] + [v for v in info.values if v != info.default])
-    click.echo(f"pyrules diff {reading}: {values_shown}\n")
+    click.echo(f"pyrules diff {reading}: {' vs '.join(shown)}\n")
     for n, cx in enumerate(result.found, 1):
         click.echo(format_counterexample(cx, n) + "\n")
     click.echo(("No disagreement: " if not result.found and result.exhausted else "") + result.summary() + ".")

@@ -128,6 +128,7 @@ def test_diff_cli_text_and_json():
     assert "already_changed_this_turn" in r.output
     r = CliRunner().invoke(main, ["diff", "first_turn_draw", "--json", "--scope", "monsters=1,events=1"])
     data = json.loads(r.output)
+    assert data["values"] == ["false", "true"]
     assert data["found"][0]["action"] == {"action": "draw"}
     assert data["found"][0]["reproduced"] is True
     assert data["scope"]["monsters"] == 1
