@@ -9,10 +9,8 @@ import io
 import json
 import shutil
 import time
-from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
 from pyrules import Engine
