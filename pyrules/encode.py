@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from clingo import Function, Number, Symbol
+from clingo import Symbol
 
+from .fastclingo import Function, Number   # clingo's, without per-call allocations
 from .model import Entry, Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
 

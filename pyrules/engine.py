@@ -284,9 +284,9 @@ class Engine:
         return Function(action.action, args) if args else const(action.action)
 
     def _decode(self, enc: Encoding, term: Symbol, members: dict[Symbol, list[str]]) -> Action:
-        name = term.name
+        name, args = name_args(term)
         fields: dict[str, Any] = {}
-        for (key, kind), arg in zip(SIGNATURES[name], term.arguments):
+        for (key, kind), arg in zip(SIGNATURES[name], args):
             if kind == "id":
                 fields[key] = enc.card_id[arg.number]
             elif kind == "target":

@@ -9,13 +9,15 @@ with identical results.  No game rule is decided here.
 """
 from __future__ import annotations
 
+import threading
 from typing import Iterable, Sequence
 
 from clingo import Function, Number, Symbol
+from clingo import Function as _PublicFunction
 
 try:   # pragma: no branch
     from clingo._internal import _ffi, _handle_error, _lib
-    _RAW = all(hasattr(_lib, f) for f in ("clingo_backend_add_atom", "clingo_backend_rule",
+    _RAW = all(hasattr(_lib, f) for f in ("clingo_backend_add_atom", "clingo_symbol_create_number", "clingo_backend_rule",
                                           "clingo_symbol_name", "clingo_symbol_arguments",
                                           "clingo_symbol_create_function", "clingo_program_builder_add"))
 except ImportError:   # pragma: no cover
@@ -25,19 +27,56 @@ _NAMES: dict[bytes, str] = {}
 
 
 if _RAW:
-    _ATOM = _ffi.new("clingo_atom_t[1]")
-    _SYM = _ffi.new("clingo_symbol_t[1]")
-    _OUT = _ffi.new("clingo_symbol_t[1]")
-    _NAME = _ffi.new("char const**")
-    _ARGS = _ffi.new("clingo_symbol_t const**")
-    _SIZE = _ffi.new("size_t*")
-    _BUF = _ffi.new("clingo_symbol_t[64]")
     _EMPTY = _ffi.NULL
     _add_atom, _rule = _lib.clingo_backend_add_atom, _lib.clingo_backend_rule
     _sym_name, _sym_args = _lib.clingo_symbol_name, _lib.clingo_symbol_arguments
     _create = _lib.clingo_symbol_create_function
+    _create_number = _lib.clingo_symbol_create_number
     _builder_add = _lib.clingo_program_builder_add
     _string = _ffi.string
+    _BYTES: dict[str, bytes] = {}
+    _local = threading.local()     # cffi releases the GIL in C calls: buffers are per thread
+
+    class _Buffers:
+        __slots__ = ("atom", "sym", "out", "name", "args", "size", "buf")
+
+        def __init__(self) -> None:
+            self.atom = _ffi.new("clingo_atom_t[1]")
+            self.sym = _ffi.new("clingo_symbol_t[1]")
+            self.out = _ffi.new("clingo_symbol_t[1]")
+            self.name = _ffi.new("char const**")
+            self.args = _ffi.new("clingo_symbol_t const**")
+            self.size = _ffi.new("size_t*")
+            self.buf = _ffi.new("clingo_symbol_t[64]")
+
+    def _buffers() -> _Buffers:
+        try:
+            return _local.b
+        except AttributeError:
+            b = _local.b = _Buffers()
+            return b
+
+    def Function(name: str, arguments: Sequence[Symbol] = (), positive: bool = True) -> Symbol:  # noqa: N802
+        """clingo.Function without the per-call allocations."""
+        raw = _BYTES.get(name)
+        if raw is None:
+            raw = _BYTES[name] = name.encode()
+        n = len(arguments)
+        if n >= 63:
+            return _PublicFunction(name, arguments, positive)
+        b = _buffers()
+        buf, out = b.buf, b.out
+        for i in range(n):
+            buf[i] = arguments[i]._rep
+        if not _create(raw, buf, n, positive, out):
+            _handle_error(False)
+        return Symbol(out[0])
+
+    def Number(number: int) -> Symbol:  # noqa: N802
+        """clingo.Number without the per-call allocation."""
+        out = _buffers().out
+        _create_number(number, out)
+        return Symbol(out[0])
 
     def add_statements(builder, statements: Sequence) -> None:
         """Replay parsed AST statements into a ProgramBuilder."""
@@ -48,42 +87,43 @@ if _RAW:
 
     def add_facts(backend, symbols: Iterable[Symbol]) -> None:
         """Every symbol becomes a fact of the program."""
-        rep, atom, sym = backend._rep, _ATOM, _SYM
+        b = _buffers()
+        rep, atom, sym = backend._rep, b.atom, b.sym
         for s in symbols:
             sym[0] = s._rep
             if not (_add_atom(rep, sym, atom) and _rule(rep, False, atom, 1, _EMPTY, 0)):
                 _handle_error(False)
 
-    def _name_args(rep: int) -> tuple[str, list[Symbol]]:
-        _sym_name(rep, _NAME)
-        raw = _string(_NAME[0])
+    def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
+        """The name and the arguments of a function symbol."""
+        b = _buffers()
+        rep = sym._rep
+        _sym_name(rep, b.name)
+        raw = _string(b.name[0])
         name = _NAMES.get(raw)
         if name is None:
             name = _NAMES[raw] = raw.decode()
-        _sym_args(rep, _ARGS, _SIZE)
-        arr, n = _ARGS[0], _SIZE[0]
+        _sym_args(rep, b.args, b.size)
+        arr, n = b.args[0], b.size[0]
         return name, [Symbol(arr[i]) for i in range(n)]
-
-    def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
-        """The name and the arguments of a function symbol."""
-        return _name_args(sym._rep)
 
     def prefixed(symbols: Iterable[Symbol], first: Symbol) -> list[Symbol]:
         """f(X,...) -> f(first,X,...) for every (positive function) symbol."""
+        b = _buffers()
+        pname, pargs, psize, out_ptr = b.name, b.args, b.size, b.out
         out = []
         append, frep = out.append, first._rep
         for s in symbols:
-            _sym_name(s._rep, _NAME)
-            name = _NAME[0]
-            _sym_args(s._rep, _ARGS, _SIZE)
-            arr, n = _ARGS[0], _SIZE[0]
-            buf = _BUF if n < 63 else _ffi.new("clingo_symbol_t[]", n + 1)
+            _sym_name(s._rep, pname)
+            _sym_args(s._rep, pargs, psize)
+            arr, n = pargs[0], psize[0]
+            buf = b.buf if n < 63 else _ffi.new("clingo_symbol_t[]", n + 1)
             buf[0] = frep
             for i in range(n):
                 buf[i + 1] = arr[i]
-            if not _create(name, buf, n + 1, True, _OUT):
+            if not _create(pname[0], buf, n + 1, True, out_ptr):
                 _handle_error(False)
-            append(Symbol(_OUT[0]))
+            append(Symbol(out_ptr[0]))
         return out
 
 else:   # pragma: no cover - the public API, slower but the same results
