@@ -30,6 +30,7 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
 }
 OPTIONAL = {("normal_summon", "tributes"): [], ("set", "tributes"): [], ("special_summon", "player"): None}
 ORDER = list(SIGNATURES)
+_RANK = {name: n for n, name in enumerate(ORDER)}
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,11 @@ class Action:
         return out
 
     def sort_key(self) -> tuple:
-        return (ORDER.index(self.action), json.dumps(self.to_json(), sort_keys=True))
+        """The stable order of `legal`: by action kind, then by the action's fields."""
+        return (_RANK[self.action],) + tuple(
+            "" if v is None else "\x00".join(v) if isinstance(v, tuple) else v
+            for v in (self.card, self.to, self.face, self.tributes, self.materials, self.position, self.target,
+                      self.player))
 
     def __str__(self) -> str:
         return self.term()

@@ -39,7 +39,7 @@ def _fail(error: InvalidInput) -> None:
 def _snapshot(value: str) -> Any:
     """SNAPSHOT argument: a path, or '-' for standard input."""
     if value == "-":
-        return click.get_text_stream("stdin").read()
+        return sys.stdin.read()
     path = Path(value)
     if not path.is_file():
         raise InvalidInput(Problem(value, "no such snapshot file"))

@@ -62,6 +62,29 @@ class NameTable:
     def __init__(self, names):
         self.base = {n: i for i, n in enumerate(sorted(names), start=1)}
         self.base_names = {i: n for n, i in self.base.items()}
+        # database cards (name -> definition, when `names` is the database's mapping), and the
+        # facts of a database card at a given card number, kept across queries
+        self.cards = names if isinstance(names, dict) else {}
+        self.card_cache: dict[tuple[str, int], list[Symbol]] = {}
+
+    def facts_of(self, card: dict, number: int, scope: "NameScope") -> list[Symbol]:
+        """card_facts() of a card at a card number; cached for database cards, whose facts
+        only use the database's own name numbers."""
+        name = card["name"]
+        if self.cards.get(name) is not card:
+            out: list[Symbol] = []
+            card_facts(out, Number(number), card, scope)
+            return out
+        key = (name, number)
+        got = self.card_cache.get(key)
+        if got is None:
+            got = []
+            card_facts(got, Number(number), card, scope)
+            if not scope.extra:                  # every name it used has a stable number
+                if len(self.card_cache) > 100_000:
+                    self.card_cache.clear()
+                self.card_cache[key] = got
+        return got
 
     def scope(self) -> "NameScope":
         return NameScope(self)
@@ -158,7 +181,7 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str]) -> Encoding:
             out.append(F("equipped_to", c, enc.card(e.equipped_to)))
         if e.properly_summoned:
             out.append(F("properly_summoned", c))
-        card_facts(out, c, e.card, enc.names)
+        out.extend(names.facts_of(e.card, enc.card_no[e.id], enc.names))
 
     for ident in game.chain:
         out.append(F("on_chain", enc.card(ident)))

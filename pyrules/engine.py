@@ -17,7 +17,7 @@ from .actions import SIGNATURES, Action, parse_action
 from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
-from .fastclingo import add_facts, add_statements, name_args
+from .fastclingo import add_facts, add_statements, name_args, value_of
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 
@@ -147,6 +147,7 @@ class Answer:
 CLINGO_ARGS = ["--warn=none"]
 BASE = [("base", [])]
 MODE_LEGAL = Function("mode", [Function("legal")])
+REPORT_FORBIDDEN = Function("report_forbidden")
 
 
 def parse_program(text: str) -> list:
@@ -287,16 +288,16 @@ class Engine:
         name, args = name_args(term)
         fields: dict[str, Any] = {}
         for (key, kind), arg in zip(SIGNATURES[name], args):
-            if kind == "id":
-                fields[key] = enc.card_id[arg.number]
-            elif kind == "target":
-                fields[key] = "direct" if arg.type == SymbolType.Function else enc.card_id[arg.number]
-            elif kind == "ids":
+            if kind == "ids":
                 fields[key] = tuple(sorted(members.get(arg, [])))
+                continue
+            v = value_of(arg)
+            if kind == "id" or (kind == "target" and v != "direct"):
+                fields[key] = enc.card_id[v]
             elif kind == "player":
-                fields[key] = enc.player_key[arg.number]
+                fields[key] = enc.player_key[v]
             else:
-                fields[key] = arg.name
+                fields[key] = v
         return Action(action=name, **fields)
 
     def _reasons(self, enc: Encoding, atoms: "Answer", term: Symbol) -> tuple[Reason, ...]:
@@ -369,6 +370,8 @@ class Engine:
               include_forbidden: bool = False) -> Legal:
         """Every permitted action (and with include_forbidden, the forbidden candidates)."""
         enc, facts, _ = self._facts(snapshot, readings)
+        if include_forbidden:
+            facts.append(REPORT_FORBIDDEN)
         return self._legal(enc, self.answer(facts), include_forbidden)
 
     def _legal(self, enc: Encoding, atoms: "Answer", include_forbidden: bool = False) -> Legal:

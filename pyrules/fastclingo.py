@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Iterable, Sequence
 
-from clingo import Function, Number, Symbol
+from clingo import Function, Number, Symbol, SymbolType
 from clingo import Function as _PublicFunction
 
 try:   # pragma: no branch
@@ -141,6 +141,21 @@ else:   # pragma: no cover - the public API, slower but the same results
 
     def prefixed(symbols: Iterable[Symbol], first: Symbol) -> list[Symbol]:
         return [Function(s.name, [first, *s.arguments]) for s in symbols]
+
+
+_VALUES: dict = {}
+
+
+def value_of(sym: Symbol):
+    """The Python value of a number (int) or constant (str) symbol, cached by the symbol's
+    identity: answer atoms repeat the same few numbers and constants many times."""
+    key = getattr(sym, "_rep", None) if _RAW else sym
+    v = _VALUES.get(key)
+    if v is None:
+        v = sym.number if sym.type == SymbolType.Number else sym.name
+        if len(_VALUES) < 100_000:
+            _VALUES[key] = v
+    return v
 
 
 def number(n: int, _cache: dict[int, Symbol] = {}) -> Symbol:

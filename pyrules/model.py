@@ -6,7 +6,6 @@ Position, ...) are checked once, in ASP (rules/validity.lp), by the engine.
 """
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,7 +74,7 @@ def read_text(text: str, origin: str = "snapshot") -> Any:
 def read_source(source: Any) -> Any:
     """A snapshot from a dict, a path, '-' (standard input) or YAML/JSON text."""
     if isinstance(source, dict):
-        return copy.deepcopy(source)
+        return source        # read only: normalisation builds new objects and never mutates it
     if isinstance(source, Path):
         try:
             return read_text(source.read_text(encoding="utf-8"), str(source))

@@ -235,3 +235,25 @@ def test_legal_to_json_shape(engine):
     full = engine.legal(SNAP, include_forbidden=True).to_json(include_forbidden=True)
     assert set(full) == {"permitted", "replay", "forbidden"}
     assert all(f["permitted"] is False and f["reasons"] for f in full["forbidden"])
+
+
+def test_a_dict_snapshot_is_not_modified():
+    import copy
+    from pyrules import Engine
+    snap = {"snapshot": 1, "players": {"A": {"hand": ["Battle Ox"], "monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]}, "B": {}},
+            "this_turn": [{"event": "normal_summon", "card": "ox"}]}
+    before = copy.deepcopy(snap)
+    engine = Engine()
+    engine.legal(snap, include_forbidden=True)
+    engine.check(snap, "change_position(ox,defense)")
+    assert snap == before
+
+
+def test_legal_reports_reasons_only_when_asked():
+    from pyrules import Engine
+    snap = {"snapshot": 1, "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]}, "B": {}},
+            "this_turn": [{"event": "normal_summon", "card": "ox"}]}
+    engine = Engine()
+    assert engine.legal(snap).forbidden == ()
+    verdicts = {v.action.term(): v for v in engine.legal(snap, include_forbidden=True).forbidden}
+    assert [r.rule for r in verdicts["change_position(ox,defense)"].reasons] == ["summoned_this_turn"]
