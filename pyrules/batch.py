@@ -22,7 +22,7 @@ from clingo import ast
 
 from .actions import Action, parse_action
 from .errors import InvalidInput, Problem
-from .fastclingo import add_facts, add_statements, name_args, number, prefixed
+from .fastclingo import add_facts, add_statements, name_args, number
 
 CHUNK = 64                      # snapshots per shared grounding (measured: 50-100 is best)
 _W = "W__pyrules_snapshot"      # the snapshot variable the transform adds
@@ -134,14 +134,14 @@ class Batch:
             if isinstance(snap, InvalidInput):
                 results[k] = snap
                 continue
+            w = number(k)
             try:
-                enc, facts, term = engine._facts(snap, self.readings, self.action)
+                enc, facts, term = engine._facts(snap, self.readings, self.action, prefix=[w])
             except InvalidInput as e:
                 results[k] = e
                 continue
-            w = number(k)
             all_facts.append(Function("snap", [w]))
-            all_facts.extend(prefixed(facts, w))
+            all_facts.extend(facts)
             encoded.append((k, enc, term))
         if not encoded:
             return results

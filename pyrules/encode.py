@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from clingo import Symbol
 
-from .fastclingo import Function, Number   # clingo's, without per-call allocations
+from .fastclingo import Function, Number, name_args   # clingo's, without per-call allocations
 from .model import Entry, Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
 
@@ -30,11 +30,6 @@ def lower_const(word: str) -> Symbol:
     return const(word.lower().replace("-", "_").replace(" ", "_"))
 
 
-def F(name: str, *args) -> Symbol:
-    return Function(name, [a if isinstance(a, Symbol) else Number(a) if isinstance(a, int) else const(a)
-                           for a in args])
-
-
 @dataclass
 class Encoding:
     """The facts of one snapshot and the maps between ids and integers."""
@@ -45,6 +40,12 @@ class Encoding:
     card_id: dict[int, str] = field(default_factory=dict)      # integer -> id
     player_no: dict[str, int] = field(default_factory=dict)
     player_key: dict[int, str] = field(default_factory=dict)
+    prefix: list[Symbol] = field(default_factory=list)          # first arguments of every fact (batch)
+
+    def fact(self, name: str, *args) -> Symbol:
+        """A fact of this snapshot: name(prefix..., args...)."""
+        return Function(name, [*self.prefix, *(a if isinstance(a, Symbol) else Number(a) if isinstance(a, int)
+                                               else const(a) for a in args)])
 
     def card(self, ident: str) -> Symbol:
         if ident == "direct":
@@ -65,25 +66,31 @@ class NameTable:
         # database cards (name -> definition, when `names` is the database's mapping), and the
         # facts of a database card at a given card number, kept across queries
         self.cards = names if isinstance(names, dict) else {}
-        self.card_cache: dict[tuple[str, int], list[Symbol]] = {}
+        self.templates: dict[str, list[tuple[str, list[Symbol]]]] = {}
+        self.card_facts: dict[tuple[str, Symbol], list[Symbol]] = {}
 
-    def facts_of(self, card: dict, number: int, scope: "NameScope") -> list[Symbol]:
-        """card_facts() of a card at a card number; cached for database cards, whose facts
-        only use the database's own name numbers."""
+    def facts_of(self, card: dict, c: Symbol, scope: "NameScope", prefix: list[Symbol]) -> list[Symbol]:
+        """card_facts() of a card as card number c, each fact with the arguments `prefix` first.
+        The facts of a database card are made once as templates (name, arguments after the
+        card) and reused: they only use the database's own name numbers."""
         name = card["name"]
-        if self.cards.get(name) is not card:
+        cacheable = self.cards.get(name) is card
+        template = self.templates.get(name) if cacheable else None
+        if template is None:
+            extra_before = len(scope.extra)
             out: list[Symbol] = []
-            card_facts(out, Number(number), card, scope)
-            return out
-        key = (name, number)
-        got = self.card_cache.get(key)
+            card_facts(out, _PLACEHOLDER, card, scope)
+            template = [(name_, args[1:]) for name_, args in map(name_args, out)]
+            if cacheable and len(scope.extra) == extra_before:
+                self.templates[name] = template
+        if prefix or not cacheable:
+            return [Function(n, [*prefix, c, *rest]) for n, rest in template]
+        key = (name, c)                       # without a prefix the facts themselves are reused
+        got = self.card_facts.get(key)
         if got is None:
-            got = []
-            card_facts(got, Number(number), card, scope)
-            if not scope.extra:                  # every name it used has a stable number
-                if len(self.card_cache) > 100_000:
-                    self.card_cache.clear()
-                self.card_cache[key] = got
+            if len(self.card_facts) > 100_000:
+                self.card_facts.clear()
+            got = self.card_facts[key] = [Function(n, [c, *rest]) for n, rest in template]
         return got
 
     def scope(self) -> "NameScope":
@@ -110,6 +117,9 @@ class NameScope:
             if v == number:
                 return k
         return f"#{number}"
+
+
+_PLACEHOLDER = Number(0)
 
 
 def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
@@ -143,10 +153,12 @@ def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
         out.append(Function("synchro_non_tuner_attribute", [c, lower_const(card["synchro_non_tuner_attribute"])]))
 
 
-def encode(game: Game, names: NameTable, defaults: dict[str, str]) -> Encoding:
-    """All facts of a snapshot.  `defaults` holds the default value of every reading."""
-    enc = Encoding(game=game, names=names.scope())
+def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[Symbol] | None = None) -> Encoding:
+    """All facts of a snapshot.  `defaults` holds the default value of every reading; `prefix`
+    (batch) is put before the arguments of every fact."""
+    enc = Encoding(game=game, names=names.scope(), prefix=list(prefix or ()))
     out = enc.facts
+    F = enc.fact
     for n, p in enumerate(game.players, start=1):
         enc.player_no[p], enc.player_key[n] = n, p
         out.append(F("player", n))
@@ -158,7 +170,7 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str]) -> Encoding:
     if game.battle_step is not None:
         out.append(F("battle_step", game.battle_step))
     if game.battle_step_given:
-        out.append(Function("battle_step_given"))
+        out.append(F("battle_step_given"))
 
     for n, e in enumerate(game.entries, start=1):
         if e.id in enc.card_no:        # a duplicate id was reported by validation
@@ -181,7 +193,7 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str]) -> Encoding:
             out.append(F("equipped_to", c, enc.card(e.equipped_to)))
         if e.properly_summoned:
             out.append(F("properly_summoned", c))
-        out.extend(names.facts_of(e.card, enc.card_no[e.id], enc.names))
+        out.extend(names.facts_of(e.card, c, enc.names, enc.prefix))
 
     for ident in game.chain:
         out.append(F("on_chain", enc.card(ident)))

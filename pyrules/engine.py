@@ -226,18 +226,19 @@ class Engine:
     def game(self, snapshot: Any, readings: dict[str, str] | None = None) -> Game:
         return parse_snapshot(snapshot, self.cards, self.reading_values, readings)
 
-    def _facts(self, snapshot: Any, readings: dict[str, str] | None,
-               query: Action | None = None) -> tuple[Encoding, list[Symbol], Symbol | None]:
-        """Validate and encode one snapshot: its encoding, its facts and the query term (check)."""
+    def _facts(self, snapshot: Any, readings: dict[str, str] | None, query: Action | None = None,
+               prefix: list[Symbol] | None = None) -> tuple[Encoding, list[Symbol], Symbol | None]:
+        """Validate and encode one snapshot: its encoding, its facts and the query term (check).
+        `prefix` (batch) goes before the arguments of every fact."""
         game = self.game(snapshot, readings)
-        enc = encode(game, self.names, self.reading_defaults)
+        enc = encode(game, self.names, self.reading_defaults, prefix)
         facts = enc.facts
         qterm = None
         if query is None:
-            facts.append(MODE_LEGAL)
+            facts.append(enc.fact("mode", "legal") if prefix else MODE_LEGAL)
         else:
             qterm = self._action_term(enc, query, facts)
-            facts.append(Function("query", [qterm]))
+            facts.append(enc.fact("query", qterm))
         return enc, facts, qterm
 
     def _raise_invalid(self, enc: Encoding, atoms: "Answer") -> None:
@@ -276,7 +277,7 @@ class Engine:
                 args.append(enc.card(value))
             elif kind == "ids":
                 for ident in value:
-                    facts.append(Function("member", [const("q"), enc.card(ident)]))
+                    facts.append(enc.fact("member", const("q"), enc.card(ident)))
                 args.append(const("q"))
             elif kind == "player":
                 args.append(enc.player(value if value is not None else enc.game.turn_player))
@@ -371,7 +372,7 @@ class Engine:
         """Every permitted action (and with include_forbidden, the forbidden candidates)."""
         enc, facts, _ = self._facts(snapshot, readings)
         if include_forbidden:
-            facts.append(REPORT_FORBIDDEN)
+            facts.append(REPORT_FORBIDDEN)    # (legal() never has a prefix)
         return self._legal(enc, self.answer(facts), include_forbidden)
 
     def _legal(self, enc: Encoding, atoms: "Answer", include_forbidden: bool = False) -> Legal:

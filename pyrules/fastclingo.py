@@ -1,5 +1,5 @@
 """The lean per-query calls into clingo: replaying parsed rules, adding facts through the
-backend, reading the shown atoms, and prefixing facts with a snapshot number (batch).
+backend, and reading the shown atoms.
 
 clingo's Python wrapper allocates a few cffi objects on every call (Function, add_atom,
 name, arguments).  A query makes hundreds of such calls, so this module makes the same
@@ -107,24 +107,6 @@ if _RAW:
         arr, n = b.args[0], b.size[0]
         return name, [Symbol(arr[i]) for i in range(n)]
 
-    def prefixed(symbols: Iterable[Symbol], first: Symbol) -> list[Symbol]:
-        """f(X,...) -> f(first,X,...) for every (positive function) symbol."""
-        b = _buffers()
-        pname, pargs, psize, out_ptr = b.name, b.args, b.size, b.out
-        out = []
-        append, frep = out.append, first._rep
-        for s in symbols:
-            _sym_name(s._rep, pname)
-            _sym_args(s._rep, pargs, psize)
-            arr, n = pargs[0], psize[0]
-            buf = b.buf if n < 63 else _ffi.new("clingo_symbol_t[]", n + 1)
-            buf[0] = frep
-            for i in range(n):
-                buf[i + 1] = arr[i]
-            if not _create(pname[0], buf, n + 1, True, out_ptr):
-                _handle_error(False)
-            append(Symbol(out_ptr[0]))
-        return out
 
 else:   # pragma: no cover - the public API, slower but the same results
     def add_statements(builder, statements: Sequence) -> None:
@@ -139,8 +121,6 @@ else:   # pragma: no cover - the public API, slower but the same results
     def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
         return sym.name, sym.arguments
 
-    def prefixed(symbols: Iterable[Symbol], first: Symbol) -> list[Symbol]:
-        return [Function(s.name, [first, *s.arguments]) for s in symbols]
 
 
 _VALUES: dict = {}
