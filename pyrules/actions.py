@@ -96,7 +96,7 @@ def _quote(value: str) -> str:
 
 
 # ---- the term form ---------------------------------------------------------
-_TOKEN = re.compile(r'\s*(?:(?P<word>[A-Za-z0-9_.\-]+)|(?P<str>"(?:[^"\\]|\\.)*")|(?P<punct>[(),\[\]]))')
+_TOKEN = re.compile(r'\s*(?:(?P<word>[A-Za-z0-9_.\-]+)|(?P<str>"(?:[^"\\]|\\["\\])*")|(?P<punct>[(),\[\]]))')
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -110,7 +110,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
         if m.group("word") is not None:
             out.append(("word", m.group("word")))
         elif m.group("str") is not None:
-            out.append(("word", re.sub(r'\\(.)', r'\1', m.group("str")[1:-1])))
+            out.append(("word", re.sub(r'\\(["\\])', r'\1', m.group("str")[1:-1])))
         else:
             out.append(("punct", m.group("punct")))
         while pos < len(text) and text[pos].isspace():
@@ -142,6 +142,10 @@ def parse_term(text: str) -> dict[str, Any]:
                     i += 1
                     if i < len(body) and body[i] == ("punct", ","):
                         i += 1
+                        if i < len(body) and body[i] == ("punct", "]"):
+                            raise InvalidInput(Problem("action", "an id is missing after ',' in a list"))
+                    elif i < len(body) and body[i] != ("punct", "]"):
+                        raise InvalidInput(Problem("action", f"expected ',' or ']' in a list, got {body[i][1]!r}"))
                 if i >= len(body):
                     raise InvalidInput(Problem("action", "a list is not closed with ]"))
                 args.append(items)

@@ -5,13 +5,13 @@ snapshot into facts, asks clingo once per query and reads the answer atoms.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
 import clingo
 from clingo import Function, Number, Symbol, SymbolType
-from clingo.ast import ASTType, ProgramBuilder, parse_string
+from clingo.ast import ASTType, ProgramBuilder, parse_files
 
 from .actions import SIGNATURES, Action, parse_action
 from .cards import CardDB
@@ -150,13 +150,31 @@ MODE_LEGAL = Function("mode", [Function("legal")])
 REPORT_FORBIDDEN = Function("report_forbidden")
 
 
-def parse_program(text: str) -> list:
-    """The rules text parsed once into clingo AST statements (replayed by every query).
+def parse_program(files: list[Path]) -> list:
+    """The rule files parsed once into clingo AST statements (replayed by every query).
     Comments and #defined directives only matter to the parser's warnings (off here), so
-    they are not replayed."""
+    they are not replayed.  Rules that do not parse or ground (a syntax error, an unsafe
+    variable) raise InvalidInput with clingo's messages, which name the file and line."""
+    messages: list[str] = []
+
+    def log(_code, message: str) -> None:
+        messages.append(message.strip())
+
     statements: list = []
-    parse_string(text, statements.append)
-    return [s for s in statements if s.ast_type not in (ASTType.Comment, ASTType.Defined)]
+    try:
+        if not files:
+            raise RuntimeError("no rule files (.lp) found")
+        parse_files([str(p) for p in files], statements.append, logger=log)
+        statements = [s for s in statements if s.ast_type not in (ASTType.Comment, ASTType.Defined)]
+        ctl = clingo.Control(CLINGO_ARGS, logger=log)       # a first grounding finds unsafe variables
+        with ProgramBuilder(ctl) as builder:
+            add_statements(builder, statements)
+        ctl.ground(BASE)
+    except RuntimeError as e:
+        where = str(files[0].parent) if files else "rules"
+        errors = [m for m in messages if "error" in m] or messages or [str(e)]
+        raise InvalidInput([Problem(where, f"the rules do not load: {m}") for m in errors]) from None
+    return statements
 
 
 def program_files(folder: Path) -> list[Path]:
@@ -178,7 +196,12 @@ class Engine:
         self.config = {"rules": str(self.rules_dir),          # what a worker process needs
                        "cards": None if cards is None or isinstance(cards, CardDB) else str(cards),
                        "extra_cards": extra_cards}
-        self.catalogue = load_catalogue(self.rules_dir / "catalogue")
+        if not self.rules_dir.is_dir():
+            raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
+        try:
+            self.catalogue = load_catalogue(self.rules_dir / "catalogue")
+        except RuntimeError as e:
+            raise InvalidInput(Problem(str(self.rules_dir / "catalogue"), f"the catalogue does not load: {e}")) from None
         self.cards = self._card_db(cards, extra_cards)
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
@@ -201,9 +224,9 @@ class Engine:
         return db
 
     def _check_program(self) -> None:
-        """Parse the rules once (raises RuntimeError with clingo's message on a syntax error);
+        """Parse the rules once (InvalidInput with clingo's messages when they do not load);
         every query replays the parsed statements instead of parsing the text again."""
-        self.statements = parse_program(self.program)
+        self.statements = parse_program(self.files)
 
     # ---- the one solver call ------------------------------------------------
     def solve(self, facts: Iterable[Symbol]) -> list[Symbol]:
@@ -230,7 +253,12 @@ class Engine:
                prefix: list[Symbol] | None = None) -> tuple[Encoding, list[Symbol], Symbol | None]:
         """Validate and encode one snapshot: its encoding, its facts and the query term (check).
         `prefix` (batch) goes before the arguments of every fact."""
-        game = self.game(snapshot, readings)
+        game = parse_snapshot(snapshot, self.cards, self.reading_values, readings, collect=True)
+        if game.problems:
+            # the format is broken: also run the physical limits (validity.lp) on what could be
+            # read, so that every problem is listed at once
+            enc = encode(game, self.names, self.reading_defaults)
+            raise InvalidInput(game.problems + self._invalid_problems(enc, self.answer(enc.facts)))
         enc = encode(game, self.names, self.reading_defaults, prefix)
         facts = enc.facts
         qterm = None
@@ -241,13 +269,16 @@ class Engine:
             facts.append(enc.fact("query", qterm))
         return enc, facts, qterm
 
+    def _invalid_problems(self, enc: Encoding, atoms: "Answer") -> list[Problem]:
+        """The physical limits the snapshot breaks (invalid/2 atoms), with their field paths."""
+        problems = {Problem(self._subject_path(enc, subject), self.catalogue.problems.get(pid.name, pid.name))
+                    for pid, subject in atoms.get("invalid", 2)}
+        return sorted(problems, key=lambda p: (p.path, p.message))
+
     def _raise_invalid(self, enc: Encoding, atoms: "Answer") -> None:
-        problems = []
-        for pid, subject in atoms.get("invalid", 2):
-            problems.append(Problem(self._subject_path(enc, subject),
-                                    self.catalogue.problems.get(pid.name, pid.name)))
+        problems = self._invalid_problems(enc, atoms)
         if problems:
-            raise InvalidInput(sorted(set(problems), key=lambda p: (p.path, p.message)))
+            raise InvalidInput(problems)
 
     @staticmethod
     def _subject_path(enc: Encoding, subject: Symbol) -> str:
@@ -359,6 +390,8 @@ class Engine:
         reasons = () if permitted else self._reasons(enc, atoms, term)
         notes = tuple(sorted((a[1].name, self._note_value(enc, a[2])) for a in atoms.get("note", 3)
                              if a[0] == term))
+        if act.action == "special_summon" and act.player is None:     # the default, filled in
+            act = replace(act, player=enc.game.turn_player)
         return Verdict(act, permitted, reasons, notes)
 
     def _note_value(self, enc: Encoding, value: Symbol) -> str:

@@ -60,6 +60,7 @@ class Game:
     attack: dict | None
     by_id: dict[str, Entry] = field(default_factory=dict)
     gone_ids: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)   # only with collect=True: see parse_snapshot
 
 
 def read_text(text: str, origin: str = "snapshot") -> Any:
@@ -86,8 +87,13 @@ def read_source(source: Any) -> Any:
 
 
 def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[str]],
-                   reading_overrides: dict[str, str] | None = None) -> Game:
-    """Validate the format of a snapshot and normalise it.  Raises InvalidInput."""
+                   reading_overrides: dict[str, str] | None = None, collect: bool = False) -> Game:
+    """Validate the format of a snapshot and normalise it.  Raises InvalidInput.
+
+    With collect=True, a snapshot whose types are right but whose references are not
+    (unknown card names, duplicate or dangling ids, ...) is returned as a Game without
+    the broken items and with `problems` set, so that the engine can add the physical
+    limits' problems (rules/validity.lp) and report every problem at once."""
     raw = read_source(source)
     if not isinstance(raw, dict):
         raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
@@ -103,7 +109,7 @@ def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[st
         except (AttributeError, LookupError, TypeError, ValueError):
             pass
         raise InvalidInput(problems)
-    return normaliser.game()
+    return normaliser.game(collect)
 
 
 class _Normaliser:
@@ -125,7 +131,7 @@ class _Normaliser:
             return {"name": ref, "kind": "monster"}
         return self.cards[ref]
 
-    def game(self) -> Game:
+    def game(self, collect: bool = False) -> Game:
         raw = self.raw
         players_raw = raw.get("players") or {}
         players = list(players_raw)
@@ -134,6 +140,7 @@ class _Normaliser:
         turn_player = raw.get("turn_player", "A" if "A" in players or not players else players[0])
         if players and turn_player not in players:
             self.bad("turn_player", f"{turn_player!r} is not one of the players ({', '.join(players)})")
+        fatal = bool(self.problems)       # without two players and a turn player there is no game to encode
         phase = raw.get("phase", "main1")
         step_given = "battle_step" in raw
         step = raw.get("battle_step", "battle" if phase == "battle" else None)
@@ -154,6 +161,7 @@ class _Normaliser:
                     owner = item.get("owner", p)
                     if owner not in players:
                         self.bad(f"{path}.owner", f"{owner!r} is not one of the players")
+                        owner = p
                     entries.append(Entry(
                         id=item["id"], card=self.card(item["card"], f"{path}.card"), player=p, zone=zone,
                         slot=n, path=path, owner=owner, position=item.get("position"),
@@ -161,6 +169,7 @@ class _Normaliser:
                         equipped_to=item.get("equipped_to"), properly_summoned=item.get("properly_summoned", False)))
 
         by_id: dict[str, Entry] = {}
+        kept: list[Entry] = []
         for e in entries:
             if e.id in RESERVED_IDS:
                 self.bad(f"{e.path}.id", f"the id {e.id!r} is reserved")
@@ -168,24 +177,27 @@ class _Normaliser:
                 self.bad(f"{e.path}.id", f"duplicate id {e.id!r} (also at {by_id[e.id].path})")
             else:
                 by_id[e.id] = e
+                kept.append(e)
+        entries = kept
 
-        def ref(value: str, path: str, allow_direct: bool = False, gone: bool = False) -> None:
+        def ref(value: str, path: str, allow_direct: bool = False, gone: bool = False) -> bool:
             if allow_direct and value == "direct":
-                return
+                return True
             if value not in by_id and not gone:
                 self.bad(path, f"no card with id {value!r} in the snapshot")
+                return False
+            return True
 
         for e in entries:
-            if e.equipped_to is not None:
-                ref(e.equipped_to, f"{e.path}.equipped_to")
-        chain = raw.get("chain") or []
-        for n, c in enumerate(chain):
-            ref(c, f"chain[{n}]")
+            if e.equipped_to is not None and not ref(e.equipped_to, f"{e.path}.equipped_to"):
+                e.equipped_to = None
+        chain = [c for n, c in enumerate(raw.get("chain") or []) if ref(c, f"chain[{n}]")]
 
         events = []
         gone_ids: list[str] = []
         for n, ev in enumerate(raw.get("this_turn") or []):
             path = f"this_turn[{n}]"
+            before = len(self.problems)
             ev = dict(ev)
             gone = ev.get("gone", False)
             kind = ev["event"]
@@ -205,6 +217,9 @@ class _Normaliser:
                   [(f"tributes[{i}]", t) for i, t in enumerate(ev.get("tributes") or [])]
             for key, value in ids:
                 ref(value, f"{path}.{key}", allow_direct=(key == "target"), gone=gone)
+            if len(self.problems) > before:      # a broken event is left out (collect=True)
+                continue
+            for key, value in ids:
                 if gone and value not in by_id and value != "direct" and value not in gone_ids:
                     gone_ids.append(value)
             ev["path"] = path
@@ -212,10 +227,10 @@ class _Normaliser:
 
         attack = raw.get("attack")
         if attack is not None:
-            ref(attack["attacker"], "attack.attacker")
-            ref(attack["target"], "attack.target", allow_direct=True)
-            for i, t in enumerate(attack["targets_at_declaration"]):
-                ref(t, f"attack.targets_at_declaration[{i}]")
+            ok = [ref(attack["attacker"], "attack.attacker"), ref(attack["target"], "attack.target", allow_direct=True)]
+            ok += [ref(t, f"attack.targets_at_declaration[{i}]") for i, t in enumerate(attack["targets_at_declaration"])]
+            if not all(ok):
+                attack = None
 
         readings = {}
         given = {k: ("true" if v is True else "false" if v is False else v)
@@ -230,9 +245,9 @@ class _Normaliser:
                 else:
                     readings[name] = value
 
-        if self.problems:
+        if self.problems and (fatal or not collect):
             raise InvalidInput(self.problems)
-        return Game(raw=raw, turn=raw.get("turn", 3), turn_player=turn_player, phase=phase,
+        return Game(problems=list(self.problems), raw=raw, turn=raw.get("turn", 3), turn_player=turn_player, phase=phase,
                     battle_step=step, battle_step_given=step_given, chain=chain, readings=readings,
                     players=players,
                     life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
