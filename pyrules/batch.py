@@ -22,7 +22,7 @@ from clingo import ast
 
 from .actions import Action, parse_action
 from .errors import InvalidInput, Problem
-from .fastclingo import add_facts, add_statements, name_args, number
+from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args, number
 
 CHUNK = 64                      # snapshots per shared grounding (measured: 50-100 is best)
 _W = "W__pyrules_snapshot"      # the snapshot variable the transform adds
@@ -160,14 +160,16 @@ class Batch:
 
     def _solve(self, facts: list[Symbol]) -> dict[int, Any]:
         from .engine import BASE, CLINGO_ARGS, Answer
-        ctl = clingo.Control(CLINGO_ARGS)
-        with ast.ProgramBuilder(ctl) as builder:
-            add_statements(builder, self.statements)
-        with ctl.backend() as backend:
-            add_facts(backend, facts)
-        ctl.ground(BASE)
         shown: list[Symbol] = []
-        ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+        with CLINGO_LOCK:
+            ctl = clingo.Control(CLINGO_ARGS)
+            with ast.ProgramBuilder(ctl) as builder:
+                add_statements(builder, self.statements)
+            with ctl.backend() as backend:
+                add_facts(backend, facts)
+            ctl.ground(BASE)
+            ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+            del ctl
         answers: dict[int, Answer] = {}
         for s in shown:
             name, args = name_args(s)

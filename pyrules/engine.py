@@ -17,7 +17,7 @@ from .actions import SIGNATURES, Action, parse_action
 from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
-from .fastclingo import add_facts, add_statements, name_args, value_of
+from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args, value_of
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 
@@ -199,7 +199,8 @@ class Engine:
         if not self.rules_dir.is_dir():
             raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
         try:
-            self.catalogue = load_catalogue(self.rules_dir / "catalogue")
+            with CLINGO_LOCK:
+                self.catalogue = load_catalogue(self.rules_dir / "catalogue")
         except RuntimeError as e:
             raise InvalidInput(Problem(str(self.rules_dir / "catalogue"), f"the catalogue does not load: {e}")) from None
         self.cards = self._card_db(cards, extra_cards)
@@ -226,19 +227,22 @@ class Engine:
     def _check_program(self) -> None:
         """Parse the rules once (InvalidInput with clingo's messages when they do not load);
         every query replays the parsed statements instead of parsing the text again."""
-        self.statements = parse_program(self.files)
+        with CLINGO_LOCK:
+            self.statements = parse_program(self.files)
 
     # ---- the one solver call ------------------------------------------------
     def solve(self, facts: Iterable[Symbol]) -> list[Symbol]:
         """Ground the rules with these facts and return the shown atoms of the answer."""
-        ctl = clingo.Control(CLINGO_ARGS)
-        with ProgramBuilder(ctl) as builder:
-            add_statements(builder, self.statements)
-        with ctl.backend() as backend:
-            add_facts(backend, facts)
-        ctl.ground(BASE)
         shown: list[Symbol] = []
-        ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+        with CLINGO_LOCK:
+            ctl = clingo.Control(CLINGO_ARGS)
+            with ProgramBuilder(ctl) as builder:
+                add_statements(builder, self.statements)
+            with ctl.backend() as backend:
+                add_facts(backend, facts)
+            ctl.ground(BASE)
+            ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+            del ctl
         return shown
 
     def answer(self, facts: Iterable[Symbol]) -> "Answer":

@@ -25,6 +25,12 @@ except ImportError:   # pragma: no cover
 
 _NAMES: dict[bytes, str] = {}
 
+# clingo's program building is not safe to run in two threads at once (seen here: "invalid
+# ast" errors and crashes with two Controls in two threads, through clingo's own Python API
+# too).  Every place that builds, grounds or solves a program holds this lock, so an Engine
+# may be used from several threads (e.g. Dask's threaded workers); processes run in parallel.
+CLINGO_LOCK = threading.RLock()
+
 
 if _RAW:
     _EMPTY = _ffi.NULL

@@ -257,3 +257,30 @@ def test_legal_reports_reasons_only_when_asked():
     assert engine.legal(snap).forbidden == ()
     verdicts = {v.action.term(): v for v in engine.legal(snap, include_forbidden=True).forbidden}
     assert [r.rule for r in verdicts["change_position(ox,defense)"].reasons] == ["summoned_this_turn"]
+
+
+def test_engines_in_several_threads_give_the_single_thread_answers():
+    """clingo's program building is not thread-safe; the engine serialises it (CLINGO_LOCK)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from pyrules import Engine
+    engines = [Engine() for _ in range(3)]
+    hand = ["Summoned Skull", "Dark Necrofear", "Blue-Eyes White Dragon", "Man-Eater Bug", "Dark Magician"]
+    side = ["Battle Ox", "Celtic Guardian", "Mystical Elf"]
+
+    def snap(i):
+        mons = lambda p: [{"id": f"{p}{k}_{i}", "card": side[k], "position": ["attack", "defense"][k % 2]}
+                          for k in range(3)]
+        return {"snapshot": 1, "phase": ["main1", "battle", "main2"][i % 3], "players": {
+            "A": {"hand": [{"id": f"h{k}_{i}", "card": c} for k, c in enumerate(hand)], "monsters": mons("a")},
+            "B": {"monsters": mons("b")}},
+            "this_turn": [{"event": "draw"}, {"event": "position_change", "card": f"a0_{i}", "how": "effect"}]}
+
+    snaps = [snap(i) for i in range(300)]
+    expected = [engines[0].legal(s).to_json() for s in snaps]
+
+    def work(k):
+        return [engines[k % 3].legal(s).to_json() for s in snaps[k * 50:(k + 1) * 50]]
+
+    with ThreadPoolExecutor(3) as pool:
+        got = [x for chunk in pool.map(work, range(6)) for x in chunk]
+    assert got == expected
