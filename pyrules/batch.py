@@ -14,15 +14,14 @@ from __future__ import annotations
 import json
 import multiprocessing
 import sys
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
-import clingo
 from clingo import Function, Symbol
 from clingo import ast
 
 from .actions import Action, parse_action
 from .errors import InvalidInput, Problem
-from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args, number
+from .fastclingo import name_args, number
 
 CHUNK = 64                      # snapshots per shared grounding (measured: 50-100 is best)
 _W = "W__pyrules_snapshot"      # the snapshot variable the transform adds
@@ -159,17 +158,8 @@ class Batch:
         return results
 
     def _solve(self, facts: list[Symbol]) -> dict[int, Any]:
-        from .engine import BASE, CLINGO_ARGS, Answer
-        shown: list[Symbol] = []
-        with CLINGO_LOCK:
-            ctl = clingo.Control(CLINGO_ARGS)
-            with ast.ProgramBuilder(ctl) as builder:
-                add_statements(builder, self.statements)
-            with ctl.backend() as backend:
-                add_facts(backend, facts)
-            ctl.ground(BASE)
-            ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
-            del ctl
+        from .engine import Answer, ground_and_solve
+        shown = ground_and_solve(self.statements, facts)
         answers: dict[int, Answer] = {}
         for s in shown:
             name, args = name_args(s)

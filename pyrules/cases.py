@@ -30,7 +30,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 from .actions import parse_action
 from .cards import load_yaml

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from clingo import Symbol
 
 from .fastclingo import Function, Number, name_args   # clingo's, without per-call allocations
-from .model import Entry, Game
+from .model import Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
 
 _CONST: dict[str, Symbol] = {}

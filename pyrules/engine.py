@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import clingo
-from clingo import Function, Number, Symbol, SymbolType
+from clingo import Function, Symbol, SymbolType
 from clingo.ast import ASTType, ProgramBuilder, parse_files
 
 from .actions import SIGNATURES, Action, parse_action
@@ -177,6 +177,22 @@ def parse_program(files: list[Path]) -> list:
     return statements
 
 
+def ground_and_solve(statements: list, facts: Iterable[Symbol]) -> list[Symbol]:
+    """The one solver call: a fresh Control with the parsed rules and the facts (through
+    the backend, as symbols), grounded and solved; the shown atoms of the answer."""
+    shown: list[Symbol] = []
+    with CLINGO_LOCK:
+        ctl = clingo.Control(CLINGO_ARGS)
+        with ProgramBuilder(ctl) as builder:
+            add_statements(builder, statements)
+        with ctl.backend() as backend:
+            add_facts(backend, facts)
+        ctl.ground(BASE)
+        ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+        del ctl
+    return shown
+
+
 def program_files(folder: Path) -> list[Path]:
     """The rule files of a query: every .lp under rules/ except the catalogue and search/."""
     return sorted(p for p in folder.rglob("*.lp") if not {"catalogue", "search"} & set(p.relative_to(folder).parts))
@@ -233,17 +249,7 @@ class Engine:
     # ---- the one solver call ------------------------------------------------
     def solve(self, facts: Iterable[Symbol]) -> list[Symbol]:
         """Ground the rules with these facts and return the shown atoms of the answer."""
-        shown: list[Symbol] = []
-        with CLINGO_LOCK:
-            ctl = clingo.Control(CLINGO_ARGS)
-            with ProgramBuilder(ctl) as builder:
-                add_statements(builder, self.statements)
-            with ctl.backend() as backend:
-                add_facts(backend, facts)
-            ctl.ground(BASE)
-            ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
-            del ctl
-        return shown
+        return ground_and_solve(self.statements, facts)
 
     def answer(self, facts: Iterable[Symbol]) -> "Answer":
         """solve(), with the shown atoms read once into an Answer."""

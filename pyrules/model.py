@@ -6,7 +6,6 @@ Position, ...) are checked once, in ASP (rules/validity.lp), by the engine.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
