@@ -166,6 +166,10 @@ def parse_program(files: list[Path]) -> list:
             raise RuntimeError("no rule files (.lp) found")
         parse_files([str(p) for p in files], statements.append, logger=log)
         statements = [s for s in statements if s.ast_type not in (ASTType.Comment, ASTType.Defined)]
+        # every file opens with an implicit "#program base."; when all are base, one is enough
+        parts = [i for i, s in enumerate(statements) if s.ast_type == ASTType.Program]
+        if {str(statements[i]) for i in parts} == {"#program base."}:
+            statements = [s for i, s in enumerate(statements) if i not in parts[1:]]
         ctl = clingo.Control(CLINGO_ARGS, logger=log)       # a first grounding finds unsafe variables
         with ProgramBuilder(ctl) as builder:
             add_statements(builder, statements)
