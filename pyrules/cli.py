@@ -76,8 +76,9 @@ def main() -> None:
         pyrules check facts/examples/main_phase.yaml "normal_summon(skull,[faith])"
 
     \b
-    Exit statuses: 0 ok / permitted, 1 forbidden (check) or failures (test, lint),
-    2 invalid input (the problems go to standard error, one per line).
+    Exit statuses: 0 ok / permitted, 1 forbidden (check), failures (test, lint) or a
+    property that does not hold (verify), 2 invalid input (the problems go to standard
+    error, one per line; for batch: some line could not be judged).
     """
 
 
