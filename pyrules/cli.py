@@ -334,7 +334,10 @@ def show(ctx, snapshot, no_actions, readings, cards, rules):
     from .show import show as run_show
     try:
         engine = _engine(ctx, rules, cards)
-        click.echo(run_show(engine, _snapshot(snapshot), _readings(readings), with_actions=not no_actions))
+        import shutil
+        width = shutil.get_terminal_size((80, 24)).columns
+        click.echo(run_show(engine, _snapshot(snapshot), _readings(readings), with_actions=not no_actions,
+                            width=width))
     except InvalidInput as e:
         _fail(e)
 

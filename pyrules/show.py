@@ -107,16 +107,34 @@ def picture(game: Game, legal: Legal | None) -> list[str]:
         a = game.attack
         lines.append(f"Attack in progress: {a['attacker']} -> {a['target']} "
                      f"(targets at declaration: {', '.join(a['targets_at_declaration']) or 'none'})")
-    if legal is not None:
-        lines.append("")
-        lines.append(f"Permitted actions ({len(legal.permitted)}):")
-        lines += [f"  {a.term()}" for a in legal.permitted] or ["  (none)"]
-        if legal.replay:
-            lines.append("  A replay is due: the attacker may choose a target again.")
     return lines
 
 
-def show(engine: Engine, snapshot: Any, readings: dict[str, str] | None = None, with_actions: bool = True) -> str:
+def actions(legal: Legal) -> list[str]:
+    """The permitted actions, one a line."""
+    lines = [f"Permitted actions ({len(legal.permitted)}):"]
+    lines += [f"  {a.term()}" for a in legal.permitted] or ["  (none)"]
+    if legal.replay:
+        lines.append("  A replay is due: the attacker may choose a target again.")
+    return lines
+
+
+def beside(left: list[str], right: list[str], gap: int = 4) -> list[str]:
+    """Two blocks of lines side by side."""
+    width = max((len(x) for x in left), default=0)
+    rows = max(len(left), len(right))
+    left, right = left + [""] * (rows - len(left)), right + [""] * (rows - len(right))
+    return [(a.ljust(width + gap) + b).rstrip() for a, b in zip(left, right)]
+
+
+def show(engine: Engine, snapshot: Any, readings: dict[str, str] | None = None, with_actions: bool = True,
+         width: int = 80) -> str:
+    """The board, with the permitted actions beside it when `width` columns allow, else below."""
     game = engine.game(snapshot, readings)
-    legal = engine.legal(game.raw, readings) if with_actions else None
-    return "\n".join(picture(game, legal))
+    board = picture(game, None)
+    if not with_actions:
+        return "\n".join(board)
+    acts = actions(engine.legal(game.raw, readings))
+    if max(map(len, board)) + 4 + max(map(len, acts)) <= width:
+        return "\n".join(beside(board, acts))
+    return "\n".join(board + [""] + acts)

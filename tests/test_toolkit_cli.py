@@ -229,3 +229,16 @@ def test_show_invalid(tmp_path):
     r = run("show", bad)
     assert r.exit_code == 2 and "unknown card name 'Nope'" in r.output
     assert "Traceback" not in r.output
+
+
+def test_show_puts_the_permitted_actions_beside_the_board_when_wide_enough():
+    from pyrules import Engine
+    from pyrules.show import show
+    snap = {"snapshot": 1, "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]},
+                                       "B": {}}}
+    engine = Engine()
+    wide = show(engine, snap, width=200).splitlines()
+    narrow = show(engine, snap, width=60).splitlines()
+    assert "Permitted actions" in wide[0] and "change_position(ox,defense)" in wide[1]
+    assert not any("Permitted actions" in line for line in narrow[:3])
+    assert any(line.startswith("Permitted actions") for line in narrow)
