@@ -357,8 +357,10 @@ class Engine:
     def reason(self, enc: Encoding, rid: str, evidence: list[Symbol]) -> Reason:
         text, source = self.catalogue.reasons.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
         cards = [self.describe_card(enc, e.arguments[0].number) for e in evidence if e.name == "card"]
-        needs = [str(e.arguments[0]) for e in evidence if e.name == "need"]
+        needs = [str(e.arguments[-1]) for e in evidence if e.name in ("need", "sum")]
+        sums = [str(e.arguments[0]) for e in evidence if e.name == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
+        text = text.replace("{sum}", sums[0] if sums else "?")
         return Reason(rid, text, source, tuple(self.describe_evidence(enc, e) for e in evidence))
 
     def describe_card(self, enc: Encoding, number: int) -> str:
@@ -379,6 +381,8 @@ class Engine:
             return self.describe_card(enc, e.arguments[0].number)
         if e.name == "need" and e.arguments:
             return f"needs {e.arguments[0]}"
+        if e.name == "sum" and len(e.arguments) == 2:
+            return f"adds up to {e.arguments[0]}, needs {e.arguments[1]}"
         return str(e)
 
     # ---- the public questions ----------------------------------------------

@@ -77,6 +77,8 @@ def _evidence_kind(text: str) -> str:
         return "event"
     if text.startswith("needs "):
         return "need"
+    if text.startswith("adds up to "):
+        return "sum"
     return "card"
 
 
@@ -184,7 +186,10 @@ def explain(engine: Engine, snapshot: Any, action: Any, readings: dict[str, str]
                 if m and 1 <= int(m.group(1)) <= len(game.events):
                     lines.append(f"   - {event_sentence(game, int(m.group(1)))}")
                 elif e.startswith("needs "):
-                    lines.append(f"   - the number the reason names: {e[6:]}")
+                    lines.append(f"   - the number the rule asks for: {e[6:]}")
+                elif e.startswith("adds up to "):
+                    found, _, needed = e[11:].partition(", needs ")
+                    lines.append(f"   - the snapshot's number: {found}; the number the rule asks for: {needed}")
                 else:
                     lines.append(f"   - the card {e}")
         else:

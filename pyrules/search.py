@@ -158,6 +158,7 @@ class PropertyInfo:
     text: str
     file: str
     scope: dict[str, int] = field(default_factory=dict)
+    cards: tuple[str, ...] = ()          # property_cards(Name, "Card"): its own card pool
 
 
 @dataclass
@@ -661,16 +662,20 @@ class Searcher:
             except RuntimeError as e:
                 raise InvalidInput(Problem(str(path), f"not a valid clingo program: {e}")) from None
             scopes: dict[str, dict[str, int]] = {}
+            cards: dict[str, list[str]] = {}
             for a in ctl.symbolic_atoms:
                 s = a.symbol
                 if s.name == "property_scope" and len(s.arguments) == 3:
                     scopes.setdefault(s.arguments[0].name, {})[s.arguments[1].name] = s.arguments[2].number
+                if s.name == "property_cards" and len(s.arguments) == 2 and s.arguments[1].type == SymbolType.String:
+                    cards.setdefault(s.arguments[0].name, []).append(s.arguments[1].string)
             for a in ctl.symbolic_atoms:
                 s = a.symbol
                 if s.name == "property" and len(s.arguments) == 2:
                     name = s.arguments[0].name
                     text = s.arguments[1].string if s.arguments[1].type == SymbolType.String else str(s.arguments[1])
-                    out[name] = PropertyInfo(name, text, str(path), scopes.get(name, {}))
+                    out[name] = PropertyInfo(name, text, str(path), scopes.get(name, {}),
+                                             tuple(sorted(cards.get(name, ()))))
         return out
 
     def verify(self, names: Iterable[str] = (), files: Iterable[str | Path] = (), scope: Scope | None = None,
@@ -695,8 +700,10 @@ class Searcher:
             sc = scope if scope is not None else Scope().with_(**{k: v for k, v in prop.scope.items()
                                                                  if k in Scope.KEYS})
             facts = reading_facts + [Function("verify_target", [const(name)])]
-            res = self._search(sc, set(), text, facts, 1, timeout, progress, f"verify {name}",
-                               {1: ("counterexample", {})})
+            # a property may name its own card pool; a pool chosen with --cards wins
+            searcher = Searcher(self.engine, prop.cards) if prop.cards and self.pool == DEFAULT_POOL else self
+            res = searcher._search(sc, set(), text, facts, 1, timeout, progress, f"verify {name}",
+                                   {1: ("counterexample", {})})
             out.append(PropertyResult(prop, res))
         return out
 

@@ -190,10 +190,14 @@ MUTATIONS = [
     ("summons.lp", "forbidden(A, normal_summon_used", "one_normal_summon_per_turn"),
     ("battle.lp", "forbidden(declare_attack(I,T), target_not_opponent_monster", "attack_target_opponent_or_direct"),
     ("turn.lp", "forbidden(draw, already_drew", "draw_rules"),
+    ("synchro.lp", "forbidden(A, synchro_level_mismatch", "synchro_materials_exact"),
+    ("synchro.lp", "forbidden(A, synchro_too_many_tuners", "synchro_materials_exact"),
+    ("revival.lp", "forbidden(A, not_properly_summoned", "revival_needs_proper_summon"),
+    ("revival.lp", "forbidden(A, summon_own_method_only", "revival_needs_proper_summon"),
 ]
 
 
-@pytest.mark.parametrize("file,rule,prop", MUTATIONS, ids=[m[2] for m in MUTATIONS])
+@pytest.mark.parametrize("file,rule,prop", MUTATIONS, ids=[f"{m[2]}-{m[1].split(', ')[1]}" for m in MUTATIONS])
 def test_broken_rule_is_caught_by_a_shipped_property(tmp_path, file, rule, prop):
     """Comment out one rule in a copy of the rules: the property finds a reproducible counterexample."""
     rules = tmp_path / "rules"
