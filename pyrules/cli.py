@@ -217,7 +217,8 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
     """Run YAML ruling case files (files or folders) and report the failing checks.
 
     Without PATH, runs the project's own ruling suite (tests/cases) from a checkout.
-    Exit 0 all passed, 1 a check failed, 2 a file or the rules cannot be read.
+    Exit 0 all passed, 1 a check failed (or -k selected nothing), 2 a file or the rules
+    cannot be read.
 
     \b
     Example:
@@ -262,6 +263,9 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
         for o in failures:
             click.echo(f"FAILED {o.file}: {o.case} :: {o.check}: {o.message}")
         click.echo(f"{passed} passed, {len(failures)} failed")
+    if pattern and not passed and not failures:        # a typo in -k must not look like success
+        click.echo(f"no case name contains {pattern!r}", err=True)
+        sys.exit(EXIT_FORBIDDEN)
     sys.exit(EXIT_FORBIDDEN if failures else EXIT_OK)
 
 

@@ -120,7 +120,12 @@ def test_test_missing_path_and_broken_rules_exit_2(tmp_path):
 def test_test_runs_the_project_suite_by_default():
     r = run("test", "-k", "negated")
     m = re.fullmatch(r"(\d+) passed, (\d+) failed", r.output.strip().splitlines()[-1])
-    assert m and int(m.group(1)) > 0 and r.exit_code == (1 if int(m.group(2)) else 0)
+    assert m and int(m.group(1)) > 0 and int(m.group(2)) == 0 and r.exit_code == 0
+
+
+def test_test_with_a_pattern_that_selects_nothing_fails():
+    r = run("test", "-k", "nomatchzzz")
+    assert r.exit_code == 1 and "0 passed, 0 failed" in r.output
 
 
 # ---- pyrules lint -----------------------------------------------------------------------
