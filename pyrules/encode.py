@@ -68,6 +68,7 @@ class NameTable:
         self.cards = names if isinstance(names, dict) else {}
         self.templates: dict[str, list[tuple[str, list[Symbol]]]] = {}
         self.card_facts: dict[tuple[str, Symbol], list[Symbol]] = {}
+        self.placements: dict[tuple, list[Symbol]] = {}      # facts of a card's place (encode)
 
     def facts_of(self, card: dict, c: Symbol, scope: "NameScope", prefix: list[Symbol]) -> list[Symbol]:
         """card_facts() of a card as card number c, each fact with the arguments `prefix` first.
@@ -180,15 +181,23 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
         n = len(enc.card_no) + 1
         enc.card_no[ident], enc.card_id[n] = n, ident
 
+    placed = names.placements if not enc.prefix else None
     for e in game.entries:
         c = Number(enc.card_no[e.id])
-        out.append(F("zone", c, enc.player(e.player), e.zone))
-        out.append(F("slot", c, e.slot))
-        out.append(F("owner", c, enc.player(e.owner)))
-        if e.position:
-            out.append(F("position", c, e.position))
-        if e.face:
-            out.append(F("face", c, e.face))
+        key = (enc.card_no[e.id], enc.player_no[e.player], e.zone, e.slot, enc.player_no[e.owner], e.position, e.face)
+        where = placed.get(key) if placed is not None else None
+        if where is None:
+            # where the card is: the same few facts for the same place, reused across queries
+            where = [F("zone", c, enc.player(e.player), e.zone), F("slot", c, e.slot), F("owner", c, enc.player(e.owner))]
+            if e.position:
+                where.append(F("position", c, e.position))
+            if e.face:
+                where.append(F("face", c, e.face))
+            if placed is not None:
+                if len(placed) > 100_000:
+                    placed.clear()
+                placed[key] = where
+        out.extend(where)
         if e.equipped_to:
             out.append(F("equipped_to", c, enc.card(e.equipped_to)))
         if e.properly_summoned:
