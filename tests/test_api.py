@@ -7,18 +7,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from boards import main_phase_board
 from pyrules import Action, Engine, InvalidInput, Legal, Reason, Verdict, parse_action
 
-SNAP = {
-    "snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
-    "players": {
-        "A": {"hand": [{"id": "skull", "card": "Summoned Skull"}],
-              "monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"},
-                           {"id": "bug", "card": "Man-Eater Bug", "position": "defense", "face": "down"}]},
-        "B": {"monsters": [{"id": "elf", "card": "Mystical Elf", "position": "defense"}]},
-    },
-    "this_turn": [{"event": "position_change", "card": "ox", "how": "effect"}],
-}
+SNAP = main_phase_board({"event": "position_change", "card": "ox", "how": "effect"})
 
 
 @pytest.fixture(scope="module")

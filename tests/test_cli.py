@@ -11,20 +11,12 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from boards import main_phase_board
 from pyrules import __version__
 from pyrules.cli import main
 from pyrules.paths import rules_dir
 
-SNAP = {
-    "snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
-    "players": {
-        "A": {"hand": [{"id": "skull", "card": "Summoned Skull"}],
-              "monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"},
-                           {"id": "bug", "card": "Man-Eater Bug", "position": "defense", "face": "down"}]},
-        "B": {"monsters": [{"id": "elf", "card": "Mystical Elf", "position": "defense"}]},
-    },
-    "this_turn": [{"event": "normal_summon", "card": "ox"}],
-}
+SNAP = main_phase_board({"event": "normal_summon", "card": "ox"})
 _OBJ: dict = {}
 
 
