@@ -20,6 +20,7 @@ from clingo import Function, Symbol
 from clingo import ast
 
 from .actions import Action, parse_action
+from .encode import batch_link_rules
 from .errors import InvalidInput, Problem
 from .fastclingo import name_args, number
 
@@ -75,7 +76,8 @@ _PLAIN = {ast.ASTType.Rule, ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast
 
 def shared_statements(statements: Sequence) -> list | None:
     """The rules with a snapshot argument, or None when a construct is not supported
-    (the batch then judges snapshots one by one)."""
+    (the batch then judges snapshots one by one); then the rules that give database cards
+    their facts from the facts shared by the chunk (encode.batch_link_rules)."""
     tr = _AddSnapshot()
     out = []
     try:
@@ -85,6 +87,7 @@ def shared_statements(statements: Sequence) -> list | None:
             out.append(tr(stmt))
     except _Unsupported:
         return None
+    ast.parse_string(batch_link_rules(), lambda s: out.append(s) if s.ast_type != ast.ASTType.Program else None)
     return out
 
 
@@ -129,13 +132,14 @@ class Batch:
         results: list[Result] = [None] * len(snapshots)
         encoded = []
         all_facts: list[Symbol] = []
+        shared: set[str] = set()        # database cards of the chunk: their facts go in once
         for k, snap in enumerate(snapshots):
             if isinstance(snap, InvalidInput):
                 results[k] = snap
                 continue
             w = number(k)
             try:
-                enc, facts, term = engine._facts(snap, self.readings, self.action, prefix=[w])
+                enc, facts, term = engine._facts(snap, self.readings, self.action, prefix=[w], shared=shared)
             except InvalidInput as e:
                 results[k] = e
                 continue
@@ -144,6 +148,7 @@ class Batch:
             encoded.append((k, enc, term))
         if not encoded:
             return results
+        all_facts.extend(engine.names.shared_facts(shared))
         answers = self._solve(all_facts)
         from .engine import Answer
         for k, enc, term in encoded:

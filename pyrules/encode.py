@@ -69,11 +69,16 @@ class NameTable:
         self.templates: dict[str, list[tuple[str, list[Symbol]]]] = {}
         self.card_facts: dict[tuple[str, Symbol], list[Symbol]] = {}
         self.placements: dict[tuple, list[Symbol]] = {}      # facts of a card's place (encode)
+        self.shared: dict[str, list[Symbol]] = {}             # shared_facts() of each database name
+        self.shared_ok: dict[str, bool] = {}
 
-    def facts_of(self, card: dict, c: Symbol, scope: "NameScope", prefix: list[Symbol]) -> list[Symbol]:
+    def facts_of(self, card: dict, c: Symbol, scope: "NameScope", prefix: list[Symbol],
+                 shared: set[str] | None = None) -> list[Symbol]:
         """card_facts() of a card as card number c, each fact with the arguments `prefix` first.
         The facts of a database card are made once as templates (name, arguments after the
-        card) and reused: they only use the database's own name numbers."""
+        card) and reused: they only use the database's own name numbers.  With `shared` (a
+        batch), a database card gets the single fact db_card(prefix..., c, N), its name is
+        added to `shared` and its facts come once per grounding from shared_facts()."""
         name = card["name"]
         cacheable = self.cards.get(name) is card
         template = self.templates.get(name) if cacheable else None
@@ -84,6 +89,11 @@ class NameTable:
             template = [(name_, args[1:]) for name_, args in map(name_args, out)]
             if cacheable and len(scope.extra) == extra_before:
                 self.templates[name] = template
+            else:
+                cacheable = False
+        if shared is not None and cacheable and self.shareable(name, template):
+            shared.add(name)
+            return [Function(DB_CARD, [*prefix, c, Number(self.base[name])])]
         if prefix or not cacheable:
             return [Function(n, [*prefix, c, *rest]) for n, rest in template]
         key = (name, c)                       # without a prefix the facts themselves are reused
@@ -93,6 +103,24 @@ class NameTable:
                 self.card_facts.clear()
             got = self.card_facts[key] = [Function(n, [c, *rest]) for n, rest in template]
         return got
+
+    def shareable(self, name: str, template: list[tuple[str, list[Symbol]]]) -> bool:
+        """Whether a database card's facts can be shared: every one is a CARD_PREDICATES fact."""
+        ok = self.shared_ok.get(name)
+        if ok is None:
+            ok = self.shared_ok[name] = all(CARD_PREDICATES.get(n) == len(rest) + 1 for n, rest in template)
+        return ok
+
+    def shared_facts(self, names: set[str]) -> list[Symbol]:
+        """The facts of these database cards keyed by name number: db_<predicate>(N, args...)."""
+        out: list[Symbol] = []
+        for name in sorted(names):
+            got = self.shared.get(name)
+            if got is None:
+                n = Number(self.base[name])
+                got = self.shared[name] = [Function(DB_PREFIX + p, [n, *rest]) for p, rest in self.templates[name]]
+            out.extend(got)
+        return out
 
     def scope(self) -> "NameScope":
         return NameScope(self)
@@ -121,6 +149,27 @@ class NameScope:
 
 
 _PLACEHOLDER = Number(0)
+
+# What card_facts() can say about a card: predicate -> arity (the card is the first argument).
+# A batch gives these facts once per grounding, keyed by the card's name number (shared_facts),
+# and batch_link_rules() derives each card's own facts from them.
+CARD_PREDICATES = {"name": 2, "kind": 2, "level": 2, "atk": 2, "def": 2, "attribute": 2, "race": 2,
+                   "frame": 2, "spell_type": 2, "trap_type": 2, "special_summon_restriction": 2,
+                   "sends_to_graveyard_banished": 2, "can_attack_directly": 1, "attacks_each_monster": 1,
+                   "equip_grants_direct_attack": 1, "equip_forbids_attack": 1, "cannot_be_attacked_while": 2,
+                   "attack_lock": 3, "synchro_tuner": 2, "synchro_non_tuner_attribute": 2}
+DB_PREFIX = "pyrules_db_"               # never a predicate of the rules (lint: all are documented)
+DB_CARD = DB_PREFIX + "card"            # db_card(W, C, N): card C of snapshot W is database card N
+
+
+def batch_link_rules() -> str:
+    """The rules that give each database card of a batch its facts from the shared ones:
+    P(W, C, Args) :- db_P(N, Args), db_card(W, C, N).  Plumbing only: no game rule."""
+    lines = []
+    for p, arity in CARD_PREDICATES.items():
+        args = "".join(f",X{i}" for i in range(1, arity))
+        lines.append(f"{p}(W,C{args}) :- {DB_PREFIX}{p}(N{args}), {DB_CARD}(W,C,N).")
+    return "\n".join(lines) + "\n"
 
 
 def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
@@ -154,9 +203,11 @@ def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
         out.append(Function("synchro_non_tuner_attribute", [c, lower_const(card["synchro_non_tuner_attribute"])]))
 
 
-def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[Symbol] | None = None) -> Encoding:
+def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[Symbol] | None = None,
+           shared: set[str] | None = None) -> Encoding:
     """All facts of a snapshot.  `defaults` holds the default value of every reading; `prefix`
-    (batch) is put before the arguments of every fact."""
+    (batch) is put before the arguments of every fact; with `shared` (batch), database cards
+    get one db_card fact each and their names are collected in `shared` (NameTable.facts_of)."""
     enc = Encoding(game=game, names=names.scope(), prefix=list(prefix or ()))
     out = enc.facts
     F = enc.fact
@@ -202,7 +253,7 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
             out.append(F("equipped_to", c, enc.card(e.equipped_to)))
         if e.properly_summoned:
             out.append(F("properly_summoned", c))
-        out.extend(names.facts_of(e.card, c, enc.names, enc.prefix))
+        out.extend(names.facts_of(e.card, c, enc.names, enc.prefix, shared))
 
     for ident in game.chain:
         out.append(F("on_chain", enc.card(ident)))

@@ -264,16 +264,17 @@ class Engine:
         return parse_snapshot(snapshot, self.cards, self.reading_values, readings)
 
     def _facts(self, snapshot: Any, readings: dict[str, str] | None, query: Action | None = None,
-               prefix: list[Symbol] | None = None) -> tuple[Encoding, list[Symbol], Symbol | None]:
+               prefix: list[Symbol] | None = None, shared: set[str] | None = None,
+               ) -> tuple[Encoding, list[Symbol], Symbol | None]:
         """Validate and encode one snapshot: its encoding, its facts and the query term (check).
-        `prefix` (batch) goes before the arguments of every fact."""
+        `prefix` (batch) goes before the arguments of every fact; `shared` (batch): see encode()."""
         game = parse_snapshot(snapshot, self.cards, self.reading_values, readings, collect=True)
         if game.problems:
             # the format is broken: also run the physical limits (validity.lp) on what could be
             # read, so that every problem is listed at once
             enc = encode(game, self.names, self.reading_defaults)
             raise InvalidInput(game.problems + self._invalid_problems(enc, self.answer(enc.facts)))
-        enc = encode(game, self.names, self.reading_defaults, prefix)
+        enc = encode(game, self.names, self.reading_defaults, prefix, shared)
         facts = enc.facts
         qterm = None
         if query is None:

@@ -59,6 +59,44 @@ def test_shared_grounding_lists_what_single_queries_list(engine):
     assert n > 10
 
 
+def test_one_grounding_of_many_different_snapshots_lists_what_single_queries_list(engine):
+    """All ruling case snapshots in ONE grounding: database cards share their facts across
+    the chunk (each card's facts come from its name), inline cards keep their own."""
+    cases = [(case, snap) for case, snap in _cases() if not case.get("readings")]
+    got = Batch(engine, chunk=len(cases)).judge_chunk([snap for _, snap in cases])
+    for (case, snap), result in zip(cases, got):
+        assert _norm(result) == _single(lambda: engine.legal(snap)), case["name"]
+    assert len(cases) > 100
+
+
+def test_an_inline_card_named_like_a_database_card_keeps_its_own_facts(engine):
+    """An inline "Battle Ox" of Level 7 needs 2 Tributes while the database's (Level 4) needs
+    none, though both are judged in one grounding."""
+    def board(card):
+        return {"snapshot": 1, "turn": 3, "phase": "main1",
+                "players": {"A": {"hand": [{"id": "ox", "card": card}],
+                                  "monsters": [{"id": "m1", "card": "Mokey Mokey", "position": "attack"},
+                                               {"id": "m2", "card": "Mokey Mokey", "position": "attack"}]},
+                             "B": {}}}
+    inline = {"name": "Battle Ox", "kind": "monster", "level": 7, "atk": 1700, "def": 1000}
+    snaps = [board("Battle Ox"), board(inline), board("Battle Ox")]
+    got = Batch(engine).judge_chunk(snaps)
+    summons = [[a.tributes for a in r.permitted if a.action == "normal_summon"] for r in got]
+    assert summons == [[()], [("m1", "m2")], [()]]
+    assert [_norm(r) for r in got] == [_single(lambda s=s: engine.legal(s)) for s in snaps]
+
+
+def test_every_database_card_fact_can_be_shared(engine):
+    """Every fact the bundled cards give is one a batch can share (encode.CARD_PREDICATES)."""
+    from pyrules.encode import CARD_PREDICATES, _PLACEHOLDER, card_facts, name_args
+    seen = set()
+    for card in engine.cards.by_name.values():
+        out = []
+        card_facts(out, _PLACEHOLDER, card, engine.names.scope())
+        seen |= {(n, len(a)) for n, a in map(name_args, out)}
+    assert seen == set(CARD_PREDICATES.items())
+
+
 def test_shared_grounding_gives_the_verdicts_of_single_checks(engine):
     n = 0
     for case, snap in _cases():
