@@ -22,7 +22,7 @@ from clingo import ast
 from .actions import Action, parse_action
 from .encode import batch_link_rules
 from .errors import InvalidInput, Problem
-from .fastclingo import name_args, number
+from .fastclingo import number, split_by_first
 
 CHUNK = 64                      # snapshots per shared grounding (measured: 50-100 is best)
 _W = "W__pyrules_snapshot"      # the snapshot variable the transform adds
@@ -164,16 +164,7 @@ class Batch:
 
     def _solve(self, facts: list[Symbol]) -> dict[int, Any]:
         from .engine import Answer, ground_and_solve
-        shown = ground_and_solve(self.statements, facts)
-        answers: dict[int, Answer] = {}
-        for s in shown:
-            name, args = name_args(s)
-            k = args[0].number
-            ans = answers.get(k)
-            if ans is None:
-                ans = answers[k] = Answer()
-            ans.add(name, args[1:])
-        return answers
+        return {k: Answer(by) for k, by in split_by_first(ground_and_solve(self.statements, facts)).items()}
 
 
 # ---- JSON Lines --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from clingo import Symbol
 
-from .fastclingo import Function, Number, name_args   # clingo's, without per-call allocations
+from .fastclingo import Function, Number, name_args, number   # clingo's, without per-call allocations
 from .model import Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
 
@@ -23,6 +23,9 @@ def const(name: str) -> Symbol:
     if sym is None:
         sym = _CONST[name] = Function(name)
     return sym
+
+
+_TO_SYMBOL = {int: number, bool: lambda n: number(int(n)), str: const}
 
 
 def lower_const(word: str) -> Symbol:
@@ -43,17 +46,20 @@ class Encoding:
     prefix: list[Symbol] = field(default_factory=list)          # first arguments of every fact (batch)
 
     def fact(self, name: str, *args) -> Symbol:
-        """A fact of this snapshot: name(prefix..., args...)."""
-        return Function(name, [*self.prefix, *(a if isinstance(a, Symbol) else Number(a) if isinstance(a, int)
-                                               else const(a) for a in args)])
+        """A fact of this snapshot: name(prefix..., args...); ints become numbers and strings
+        constants of the vocabulary."""
+        out = self.prefix.copy()
+        for a in args:
+            out.append(a if a.__class__ is Symbol else _TO_SYMBOL[a.__class__](a))
+        return Function(name, out)
 
     def card(self, ident: str) -> Symbol:
         if ident == "direct":
             return const("direct")
-        return Number(self.card_no[ident])
+        return number(self.card_no[ident])
 
     def player(self, key: str) -> Symbol:
-        return Number(self.player_no[key])
+        return number(self.player_no[key])
 
 
 class NameTable:
@@ -93,7 +99,7 @@ class NameTable:
                 cacheable = False
         if shared is not None and cacheable and self.shareable(name, template):
             shared.add(name)
-            return [Function(DB_CARD, [*prefix, c, Number(self.base[name])])]
+            return [Function(DB_CARD, [*prefix, c, number(self.base[name])])]
         if prefix or not cacheable:
             return [Function(n, [*prefix, c, *rest]) for n, rest in template]
         key = (name, c)                       # without a prefix the facts themselves are reused
@@ -234,7 +240,7 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
 
     placed = names.placements if not enc.prefix else None
     for e in game.entries:
-        c = Number(enc.card_no[e.id])
+        c = number(enc.card_no[e.id])
         key = (enc.card_no[e.id], enc.player_no[e.player], e.zone, e.slot, enc.player_no[e.owner], e.position, e.face)
         where = placed.get(key) if placed is not None else None
         if where is None:

@@ -120,8 +120,8 @@ class Answer:
     """The shown atoms of one answer, read once: (name, arity) -> list of argument lists."""
     __slots__ = ("by",)
 
-    def __init__(self) -> None:
-        self.by: dict[tuple[str, int], list[list[Symbol]]] = {}
+    def __init__(self, by: dict[tuple[str, int], list[list[Symbol]]] | None = None) -> None:
+        self.by: dict[tuple[str, int], list[list[Symbol]]] = {} if by is None else by
 
     @classmethod
     def of(cls, symbols: Iterable[Symbol]) -> "Answer":
@@ -136,9 +136,6 @@ class Answer:
             else:
                 got.append(args)
         return out
-
-    def add(self, name: str, args: list[Symbol]) -> None:
-        self.by.setdefault((name, len(args)), []).append(args)
 
     def get(self, name: str, arity: int) -> list[list[Symbol]]:
         return self.by.get((name, arity), [])

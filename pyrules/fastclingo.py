@@ -24,6 +24,7 @@ except ImportError:   # pragma: no cover
     _RAW = False
 
 _NAMES: dict[bytes, str] = {}
+_NAME_AT: dict = {}        # clingo's interned name pointer -> str (names are never freed)
 
 # clingo's program building is not safe to run in two threads at once (seen here: "invalid
 # ast" errors and crashes with two Controls in two threads, through clingo's own Python API
@@ -38,13 +39,14 @@ if _RAW:
     _sym_name, _sym_args = _lib.clingo_symbol_name, _lib.clingo_symbol_arguments
     _create = _lib.clingo_symbol_create_function
     _create_number = _lib.clingo_symbol_create_number
+    _sym_number = _lib.clingo_symbol_number
     _builder_add = _lib.clingo_program_builder_add
     _string = _ffi.string
     _BYTES: dict[str, bytes] = {}
     _local = threading.local()     # cffi releases the GIL in C calls: buffers are per thread
 
     class _Buffers:
-        __slots__ = ("atom", "sym", "out", "name", "args", "size", "buf")
+        __slots__ = ("atom", "sym", "out", "name", "args", "size", "buf", "num")
 
         def __init__(self) -> None:
             self.atom = _ffi.new("clingo_atom_t[1]")
@@ -54,6 +56,7 @@ if _RAW:
             self.args = _ffi.new("clingo_symbol_t const**")
             self.size = _ffi.new("size_t*")
             self.buf = _ffi.new("clingo_symbol_t[64]")
+            self.num = _ffi.new("int*")
 
     def _buffers() -> _Buffers:
         try:
@@ -113,6 +116,33 @@ if _RAW:
         arr, n = b.args[0], b.size[0]
         return name, [Symbol(arr[i]) for i in range(n)]
 
+    def split_by_first(symbols: Iterable[Symbol]) -> dict[int, dict[tuple[str, int], list[list[Symbol]]]]:
+        """Function symbols whose first argument is a number K, grouped by K and then by
+        (name, number of other arguments): a batch's answer split by snapshot number."""
+        b = _buffers()
+        namep, argsp, size, num = b.name, b.args, b.size, b.num
+        out: dict[int, dict[tuple[str, int], list[list[Symbol]]]] = {}
+        for s in symbols:
+            rep = s._rep
+            _sym_name(rep, namep)
+            ptr = namep[0]
+            name = _NAME_AT.get(ptr)
+            if name is None:
+                name = _NAME_AT[ptr] = _string(ptr).decode()
+            _sym_args(rep, argsp, size)
+            arr, n = argsp[0], size[0]
+            if not _sym_number(arr[0], num):
+                _handle_error(False)
+            by = out.get(num[0])
+            if by is None:
+                by = out[num[0]] = {}
+            key = (name, n - 1)
+            got = by.get(key)
+            if got is None:
+                got = by[key] = []
+            got.append([Symbol(arr[i]) for i in range(1, n)])
+        return out
+
 
 else:   # pragma: no cover - the public API, slower but the same results
     def add_statements(builder, statements: Sequence) -> None:
@@ -126,6 +156,13 @@ else:   # pragma: no cover - the public API, slower but the same results
 
     def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
         return sym.name, sym.arguments
+
+    def split_by_first(symbols: Iterable[Symbol]) -> dict[int, dict[tuple[str, int], list[list[Symbol]]]]:
+        out: dict[int, dict[tuple[str, int], list[list[Symbol]]]] = {}
+        for s in symbols:
+            args = s.arguments
+            out.setdefault(args[0].number, {}).setdefault((s.name, len(args) - 1), []).append(args[1:])
+        return out
 
 
 

@@ -172,57 +172,118 @@ def _fits_type(schema: dict, v: Any) -> bool:
 
 def validate(value: Any, schema: dict, root: dict, path: str = "") -> Iterator[tuple[str, str]]:
     """Yield (path, message) for every way `value` breaks `schema`."""
+    out: list[tuple[Any, str]] = []
+    _checker(schema, root)(value, None, out)
+    for where, message in out:
+        yield _path(where, path), message
+
+
+# The schema is compiled once into nested checker functions: check(value, where, out) appends
+# (where, message) to out for every problem.  `where` is the field path as nested pairs
+# (parent, key), made into text only when a problem is reported.
+_COMPILED: dict[tuple[int, int], tuple[dict, dict, Any]] = {}     # kept with the schema: ids stay unique
+
+
+def _checker(schema: dict, root: dict):
+    key = (id(schema), id(root))
+    got = _COMPILED.get(key)
+    if got is None:
+        slot: list = []                         # filled below: $ref cycles call through it
+        _COMPILED[key] = (schema, root, lambda v, w, out: slot[0](v, w, out))
+        got = _COMPILED[key] = (schema, root, _compile(schema, root))
+        slot.append(got[2])
+    return got[2]
+
+
+def _resolve(schema: dict, root: dict) -> dict:
+    return root["definitions"][schema["$ref"].split("/")[-1]] if "$ref" in schema else schema
+
+
+def _compile(schema: dict, root: dict):
     if "$ref" in schema:
-        ref = schema["$ref"].split("/")[-1]
-        yield from validate(value, root["definitions"][ref], root, path)
-        return
+        return _checker(_resolve(schema, root), root)
     if "anyOf" in schema:
-        branches = [b for b in schema["anyOf"] if _fits_type(root["definitions"][b["$ref"].split("/")[-1]]
-                                                               if "$ref" in b else b, value)]
-        if not branches:
-            words = []
-            for b in schema["anyOf"]:
-                b = root["definitions"][b["$ref"].split("/")[-1]] if "$ref" in b else b
-                words.append(_TYPE_WORD.get(b.get("type"), "a value"))
-            yield path, f"expected {' or '.join(words)}, got {_describe(value)}"
-            return
-        yield from validate(value, branches[0], root, path)
-        return
-    if "type" in schema and not _fits_type(schema, value):
+        options = [(_resolve(b, root), b) for b in schema["anyOf"]]
+        words = " or ".join(_TYPE_WORD.get(r.get("type"), "a value") for r, _ in options)
+        branches = [(r, _checker(b, root)) for r, b in options]
+
+        def any_of(v, w, out):
+            for r, check in branches:
+                if _fits_type(r, v):
+                    check(v, w, out)
+                    return
+            out.append((w, f"expected {words}, got {_describe(v)}"))
+        return any_of
+    steps = []
+    if "type" in schema:
         t = schema["type"]
         want = " or ".join(_TYPE_WORD[x] for x in (t if isinstance(t, list) else [t]))
-        yield path, f"expected {want}, got {_describe(value)} ({value!r})"
-        return
-    if "enum" in schema and value not in schema["enum"] or (
-            "enum" in schema and isinstance(value, bool) and not any(isinstance(e, bool) for e in schema["enum"])):
-        yield path, f"must be one of {', '.join(map(str, schema['enum']))}; got {value!r}"
-        return
-    if isinstance(value, int) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            yield path, f"must be at least {schema['minimum']}; got {value}"
-        if "maximum" in schema and value > schema["maximum"]:
-            yield path, f"must be at most {schema['maximum']}; got {value}"
-    if isinstance(value, str) and "minLength" in schema and len(value) < schema["minLength"]:
-        yield path, "must not be empty"
-    if isinstance(value, dict):
-        props = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
-        for key in schema.get("required", []):
-            if key not in value:
-                yield _join(path, key), "is required"
-        for key, v in value.items():
-            sub = _join(path, str(key))
-            if not isinstance(key, str):
-                yield sub, "keys must be strings"
-            elif key in props:
-                yield from validate(v, props[key], root, sub)
-            elif extra is False:
-                yield sub, "unknown key"
-            elif isinstance(extra, dict):
-                yield from validate(v, extra, root, sub)
-    if isinstance(value, list) and "items" in schema:
-        for i, v in enumerate(value):
-            yield from validate(v, schema["items"], root, f"{path}[{i}]")
+        fits = [_TYPES[x] for x in (t if isinstance(t, list) else [t])]
+    else:
+        fits = None
+    enum = schema.get("enum")
+    enum_has_bool = enum is not None and any(isinstance(e, bool) for e in enum)
+    lo, hi, min_len = schema.get("minimum"), schema.get("maximum"), schema.get("minLength")
+    props = {k: _checker(v, root) for k, v in schema.get("properties", {}).items()}
+    required = schema.get("required", [])
+    extra = schema.get("additionalProperties", True)
+    extra_check = _checker(extra, root) if isinstance(extra, dict) else None
+    items = _checker(schema["items"], root) if "items" in schema else None
+
+    def check(v, w, out):
+        if fits is not None and not any(f(v) for f in fits):
+            out.append((w, f"expected {want}, got {_describe(v)} ({v!r})"))
+            return
+        if enum is not None and (v not in enum or (isinstance(v, bool) and not enum_has_bool)):
+            out.append((w, f"must be one of {', '.join(map(str, enum))}; got {v!r}"))
+            return
+        cls = v.__class__
+        if cls is int:
+            if lo is not None and v < lo:
+                out.append((w, f"must be at least {lo}; got {v}"))
+            if hi is not None and v > hi:
+                out.append((w, f"must be at most {hi}; got {v}"))
+        elif cls is str:
+            if min_len is not None and len(v) < min_len:
+                out.append((w, "must not be empty"))
+        elif cls is dict or isinstance(v, dict):
+            for k in required:
+                if k not in v:
+                    out.append(((w, k), "is required"))
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    out.append(((w, str(k)), "keys must be strings"))
+                    continue
+                sub = props.get(k)
+                if sub is not None:
+                    sub(x, (w, k), out)
+                elif extra is False:
+                    out.append(((w, k), "unknown key"))
+                elif extra_check is not None:
+                    extra_check(x, (w, k), out)
+        elif items is not None and (cls is list or isinstance(v, list)):
+            for n, x in enumerate(v):
+                items(x, (w, n), out)
+        elif isinstance(v, int) and not isinstance(v, bool):      # an int subclass
+            if lo is not None and v < lo:
+                out.append((w, f"must be at least {lo}; got {v}"))
+            if hi is not None and v > hi:
+                out.append((w, f"must be at most {hi}; got {v}"))
+        elif isinstance(v, str) and min_len is not None and len(v) < min_len:
+            out.append((w, "must not be empty"))
+    return check
+
+
+def _path(where: Any, base: str) -> str:
+    """The field path text of nested (parent, key) pairs below the path `base`."""
+    keys = []
+    while where is not None:
+        where, k = where
+        keys.append(k)
+    path = base
+    for k in reversed(keys):
+        path = f"{path}[{k}]" if isinstance(k, int) else _join(path, k)
+    return path
 
 
 def _join(path: str, key: str) -> str:
