@@ -36,7 +36,8 @@ class _Unsupported(Exception):
 
 
 class _AddSnapshot(ast.Transformer):
-    """Adds the snapshot number as the first argument of every atom of every statement."""
+    """Adds the snapshot number W as the first argument of every atom of every statement,
+    and snap(W) to the bodies where nothing else binds W."""
 
     def __init__(self) -> None:
         pos = ast.Position("<pyrules batch>", 0, 0)
@@ -55,13 +56,22 @@ class _AddSnapshot(ast.Transformer):
     def visit_SymbolicAtom(self, node):
         return node.update(symbol=self.term(node.symbol))
 
+    def bound(self, body) -> list:
+        """The body, with snap(W) first unless a positive atom of the body (which now has W)
+        already binds W: then snap(W) would only slow the grounding down."""
+        for lit in body:
+            if (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+                    and lit.atom.ast_type == ast.ASTType.SymbolicAtom):
+                return list(body)
+        return [self.snap, *body]
+
     def visit_Rule(self, node):
         node = node.update(**self.visit_children(node))
-        return node.update(body=[self.snap, *node.body])
+        return node.update(body=self.bound(node.body))
 
     def visit_ShowTerm(self, node):
         node = node.update(**self.visit_children(node))
-        return node.update(term=self.term(node.term), body=[self.snap, *node.body])
+        return node.update(term=self.term(node.term), body=self.bound(node.body))
 
     def visit_ShowSignature(self, node):
         return node.update(arity=node.arity + 1)
