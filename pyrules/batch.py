@@ -97,7 +97,9 @@ def shared_statements(statements: Sequence) -> list | None:
             out.append(tr(stmt))
     except _Unsupported:
         return None
-    ast.parse_string(batch_link_rules(), lambda s: out.append(s) if s.ast_type != ast.ASTType.Program else None)
+    from .engine import predicates_read
+    ast.parse_string(batch_link_rules(predicates_read(statements)),
+                     lambda s: out.append(s) if s.ast_type != ast.ASTType.Program else None)
     return out
 
 

@@ -76,6 +76,8 @@ class NameTable:
         self.card_facts: dict[tuple[str, Symbol], list[Symbol]] = {}
         self.placements: dict[tuple, list[Symbol]] = {}      # facts of a card's place (encode)
         self.shared: dict[str, list[Symbol]] = {}             # shared_facts() of each database name
+        # the card predicates (name, arity) the rules read; card facts of others are not given
+        self.reads: set[tuple[str, int]] | None = None
         self.shared_ok: dict[str, bool] = {}
 
     def facts_of(self, card: dict, c: Symbol, scope: "NameScope", prefix: list[Symbol],
@@ -92,7 +94,9 @@ class NameTable:
             extra_before = len(scope.extra)
             out: list[Symbol] = []
             card_facts(out, _PLACEHOLDER, card, scope)
-            template = [(name_, args[1:]) for name_, args in map(name_args, out)]
+            reads = self.reads
+            template = [(name_, args[1:]) for name_, args in map(name_args, out)
+                        if reads is None or (name_, len(args)) in reads]
             if cacheable and len(scope.extra) == extra_before:
                 self.templates[name] = template
             else:
@@ -168,11 +172,14 @@ DB_PREFIX = "pyrules_db_"               # never a predicate of the rules (lint: 
 DB_CARD = DB_PREFIX + "card"            # db_card(W, C, N): card C of snapshot W is database card N
 
 
-def batch_link_rules() -> str:
+def batch_link_rules(reads: set[tuple[str, int]]) -> str:
     """The rules that give each database card of a batch its facts from the shared ones:
-    P(W, C, Args) :- db_P(N, Args), db_card(W, C, N).  Plumbing only: no game rule."""
+    P(W, C, Args) :- db_P(N, Args), db_card(W, C, N), for each card predicate P the rules
+    read (`reads`).  Plumbing only: no game rule."""
     lines = []
     for p, arity in CARD_PREDICATES.items():
+        if (p, arity) not in reads:
+            continue
         args = "".join(f",X{i}" for i in range(1, arity))
         lines.append(f"{p}(W,C{args}) :- {DB_PREFIX}{p}(N{args}), {DB_CARD}(W,C,N).")
     return "\n".join(lines) + "\n"

@@ -178,6 +178,25 @@ def parse_program(files: list[Path]) -> list:
     return statements
 
 
+def predicates_read(statements: list) -> set[tuple[str, int]]:
+    """Every predicate (name, arity) the rules mention: input facts of other predicates (a
+    card's ATK, say, while no rule reads it) need not be given."""
+    found: set[tuple[str, int]] = set()
+
+    class Atoms(clingo.ast.Transformer):
+        def visit_SymbolicAtom(self, node):
+            sym = node.symbol
+            for t in (sym.arguments if sym.ast_type == ASTType.Pool else [sym]):
+                if t.ast_type == ASTType.Function:
+                    found.add((t.name, len(t.arguments)))
+            return node
+
+    visit = Atoms()
+    for stmt in statements:
+        visit(stmt)
+    return found
+
+
 def ground_and_solve(statements: list, facts: Iterable[Symbol]) -> list[Symbol]:
     """The one solver call: a fresh Control with the parsed rules and the facts (through
     the backend, as symbols), grounded and solved; the shown atoms of the answer."""
@@ -246,6 +265,7 @@ class Engine:
         every query replays the parsed statements instead of parsing the text again."""
         with CLINGO_LOCK:
             self.statements = parse_program(self.files)
+        self.names.reads = predicates_read(self.statements)
 
     # ---- the one solver call ------------------------------------------------
     def solve(self, facts: Iterable[Symbol]) -> list[Symbol]:
