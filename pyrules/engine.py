@@ -17,7 +17,7 @@ from .actions import SIGNATURES, Action, parse_action
 from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
-from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args, value_of
+from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args, symbol_key, value_of
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 
@@ -176,6 +176,21 @@ def parse_program(files: list[Path]) -> list:
         errors = [m for m in messages if "error" in m] or messages or [str(e)]
         raise InvalidInput([Problem(where, f"the rules do not load: {m}") for m in errors]) from None
     return statements
+
+
+_SHAPES: dict[Any, tuple[str, tuple[tuple[str, str, Any], ...]]] = {}
+
+
+def _shape(term: Symbol) -> tuple[str, tuple[tuple[str, str, Any], ...]]:
+    """An action term read once: its name and (field, kind, value) per argument, where values
+    are still card and player numbers (and set terms, by symbol_key).  Action terms recur
+    across queries (they hold numbers, not ids), so shapes are kept, up to a bound."""
+    name, args = name_args(term)
+    shape = (name, tuple((key, kind, symbol_key(arg) if kind == "ids" else value_of(arg))
+                         for (key, kind), arg in zip(SIGNATURES[name], args)))
+    if len(_SHAPES) < 100_000:
+        _SHAPES[symbol_key(term)] = shape
+    return shape
 
 
 def predicates_read(statements: list) -> set[tuple[str, int]]:
@@ -348,21 +363,23 @@ class Engine:
                 args.append(const(value))
         return Function(action.action, args) if args else const(action.action)
 
-    def _decode(self, enc: Encoding, term: Symbol, members: dict[Symbol, list[str]]) -> Action:
-        name, args = name_args(term)
-        fields: dict[str, Any] = {}
-        for (key, kind), arg in zip(SIGNATURES[name], args):
+    def _decode(self, enc: Encoding, term: Symbol, members: dict[Any, list[str]]) -> Action:
+        """The Action of an action term; `members` maps set terms (symbol_key) to card ids."""
+        shape = _SHAPES.get(symbol_key(term))
+        if shape is None:
+            shape = _shape(term)
+        name, fields = shape
+        out: dict[str, Any] = {}
+        for key, kind, v in fields:
             if kind == "ids":
-                fields[key] = tuple(sorted(members.get(arg, [])))
-                continue
-            v = value_of(arg)
-            if kind == "id" or (kind == "target" and v != "direct"):
-                fields[key] = enc.card_id[v]
+                out[key] = tuple(sorted(members.get(v, ())))
+            elif kind == "id" or (kind == "target" and v != "direct"):
+                out[key] = enc.card_id[v]
             elif kind == "player":
-                fields[key] = enc.player_key[v]
+                out[key] = enc.player_key[v]
             else:
-                fields[key] = v
-        return Action(action=name, **fields)
+                out[key] = v
+        return Action(action=name, **out)
 
     def _reasons(self, enc: Encoding, atoms: "Answer", term: Symbol) -> tuple[Reason, ...]:
         ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
@@ -444,14 +461,23 @@ class Engine:
             facts.append(REPORT_FORBIDDEN)    # (legal() never has a prefix)
         return self._legal(enc, self.answer(facts), include_forbidden)
 
+    @staticmethod
+    def _members(enc: Encoding, atoms: "Answer") -> dict[Any, list[str]]:
+        """The card ids of each card set of the answer (set_member atoms), by symbol_key."""
+        members: dict[Any, list[str]] = {}
+        for s, i in atoms.get("set_member", 2):
+            members.setdefault(symbol_key(s), []).append(enc.card_id[value_of(i)])
+        return members
+
     def _legal(self, enc: Encoding, atoms: "Answer", include_forbidden: bool = False) -> Legal:
         """Every permitted action, read from the answer (raises InvalidInput)."""
         self._raise_invalid(enc, atoms)
-        members: dict[Symbol, list[str]] = {}
-        for s, i in atoms.get("set_member", 2):
-            members.setdefault(s, []).append(enc.card_id[i.number])
-        permitted_terms = [a[0] for a in atoms.get("permitted", 1)]
-        permitted = sorted({self._decode(enc, t, members) for t in permitted_terms}, key=Action.sort_key)
+        members = self._members(enc, atoms)
+        keyed: dict[tuple, Action] = {}
+        for (t,) in atoms.get("permitted", 1):
+            act = self._decode(enc, t, members)
+            keyed[act.sort_key()] = act
+        permitted = [keyed[k] for k in sorted(keyed)]
         replay = bool(atoms.get("replay_due", 0))
         forbidden: list[Verdict] = []
         if include_forbidden:

@@ -169,6 +169,12 @@ else:   # pragma: no cover - the public API, slower but the same results
 _VALUES: dict = {}
 
 
+def symbol_key(sym: Symbol):
+    """A cheap dict key for a symbol: its number in clingo's symbol table (the symbol itself
+    on the public API).  Symbols are interned, so equal symbols have equal keys."""
+    return sym._rep if _RAW else sym
+
+
 def value_of(sym: Symbol):
     """The Python value of a number (int) or constant (str) symbol, cached by the symbol's
     identity: answer atoms repeat the same few numbers and constants many times."""

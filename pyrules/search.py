@@ -34,6 +34,7 @@ from clingo import Function, Number, Symbol, SymbolType
 from .actions import SIGNATURES, Action
 from .encode import Encoding, card_facts, const
 from .errors import InvalidInput, Problem
+from .fastclingo import symbol_key
 from .model import ZONES
 from .schema import EVENTS, PHASES, BATTLE_STEPS, SPECIAL_SUMMON_METHODS
 
@@ -487,14 +488,14 @@ class Searcher:
                         optimal: bool) -> Counterexample:
         snap, card_id = self.snapshot_of(symbols, names)
         enc = Encoding(game=None, names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
-        members: dict[Symbol, list[str]] = {}
+        members: dict[Any, list[str]] = {}          # set term (symbol_key) -> card ids
         for s in symbols:
             if s.name == "member":
                 a = s.arguments
                 if len(a) == 3 and a[0] != Number(1):
                     continue
                 set_term, card = a[-2], a[-1]
-                members.setdefault(set_term, []).append(card_id[card.number])
+                members.setdefault(symbol_key(set_term), []).append(card_id[card.number])
         pick = next(s.arguments[0] for s in symbols if s.name == "pick")
         action = None
         if not (pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments):
