@@ -170,18 +170,25 @@ CARD_PREDICATES = {"name": 2, "kind": 2, "level": 2, "atk": 2, "def": 2, "attrib
                    "attack_lock": 3, "synchro_tuner": 2, "synchro_non_tuner_attribute": 2}
 DB_PREFIX = "pyrules_db_"               # never a predicate of the rules (lint: all are documented)
 DB_CARD = DB_PREFIX + "card"            # db_card(W, C, N): card C of snapshot W is database card N
+PLACE = "pyrules_place"                 # place(W, C, Player, Zone, Slot, Owner, Position, Face) in a batch
 
 
 def batch_link_rules(reads: set[tuple[str, int]]) -> str:
     """The rules that give each database card of a batch its facts from the shared ones:
     P(W, C, Args) :- db_P(N, Args), db_card(W, C, N), for each card predicate P the rules
-    read (`reads`).  Plumbing only: no game rule."""
+    read (`reads`); and those that unpack each card's place fact into zone, slot, owner,
+    position and face.  Plumbing only: no game rule."""
     lines = []
     for p, arity in CARD_PREDICATES.items():
         if (p, arity) not in reads:
             continue
         args = "".join(f",X{i}" for i in range(1, arity))
         lines.append(f"{p}(W,C{args}) :- {DB_PREFIX}{p}(N{args}), {DB_CARD}(W,C,N).")
+    lines += [f"zone(W,C,P,Z) :- {PLACE}(W,C,P,Z,_,_,_,_).",
+              f"slot(W,C,S) :- {PLACE}(W,C,_,_,S,_,_,_).",
+              f"owner(W,C,O) :- {PLACE}(W,C,_,_,_,O,_,_).",
+              f"position(W,C,X) :- {PLACE}(W,C,_,_,_,_,X,_), X != none.",
+              f"face(W,C,X) :- {PLACE}(W,C,_,_,_,_,_,X), X != none."]
     return "\n".join(lines) + "\n"
 
 
@@ -248,8 +255,15 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
     placed = names.placements if not enc.prefix else None
     for e in game.entries:
         c = number(enc.card_no[e.id])
-        key = (enc.card_no[e.id], enc.player_no[e.player], e.zone, e.slot, enc.player_no[e.owner], e.position, e.face)
-        where = placed.get(key) if placed is not None else None
+        if shared is not None:
+            # a batch: one fact per card for where it is (batch_link_rules unpacks it)
+            out.append(F(PLACE, c, enc.player(e.player), e.zone, e.slot, enc.player(e.owner),
+                         e.position or "none", e.face or "none"))
+            where = ()
+        else:
+            key = (enc.card_no[e.id], enc.player_no[e.player], e.zone, e.slot, enc.player_no[e.owner], e.position,
+                   e.face)
+            where = placed.get(key) if placed is not None else None
         if where is None:
             # where the card is: the same few facts for the same place, reused across queries
             where = [F("zone", c, enc.player(e.player), e.zone), F("slot", c, e.slot), F("owner", c, enc.player(e.owner))]
