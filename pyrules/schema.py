@@ -218,7 +218,8 @@ def _compile(schema: dict, root: dict):
     if "type" in schema:
         t = schema["type"]
         want = " or ".join(_TYPE_WORD[x] for x in (t if isinstance(t, list) else [t]))
-        fits = [_TYPES[x] for x in (t if isinstance(t, list) else [t])]
+        tests = [_TYPES[x] for x in (t if isinstance(t, list) else [t])]
+        fits = tests[0] if len(tests) == 1 else (lambda v: any(f(v) for f in tests))
     else:
         fits = None
     enum = schema.get("enum")
@@ -231,7 +232,7 @@ def _compile(schema: dict, root: dict):
     items = _checker(schema["items"], root) if "items" in schema else None
 
     def check(v, w, out):
-        if fits is not None and not any(f(v) for f in fits):
+        if fits is not None and not fits(v):
             out.append((w, f"expected {want}, got {_describe(v)} ({v!r})"))
             return
         if enum is not None and (v not in enum or (isinstance(v, bool) and not enum_has_bool)):
