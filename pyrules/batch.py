@@ -11,6 +11,7 @@ plain data (snapshot dicts or JSON text) and send back plain results.
 """
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import sys
@@ -205,6 +206,15 @@ def record(line: int, result: Result) -> dict[str, Any]:
 _WORKER: dict[str, Any] = {}
 
 
+def _init_pool_worker(config: dict[str, Any]) -> None:
+    """A worker process of the pool: its Engine, then the garbage collector told to leave the
+    objects it starts with alone (they live as long as the process; scanning them would also
+    copy the pages a forked worker shares with its parent) and to run less often."""
+    _init_worker(config)
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 50)
+
+
 def _init_worker(config: dict[str, Any]) -> None:
     engine = _WORKER.get("engine") if _WORKER.get("config") == config["engine"] else None
     if engine is None:
@@ -259,7 +269,7 @@ def run(items: Iterable[Any], *, engine=None, engine_config: dict[str, Any] | No
         _WORKER["engine"], _WORKER["config"] = engine, config["engine"]
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(config,)) as pool:
+    with ctx.Pool(workers, initializer=_init_pool_worker, initargs=(config,)) as pool:
         for out in pool.imap(_work, _chunks(items, chunk, first), chunksize=1):
             yield from out
 
