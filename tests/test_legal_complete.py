@@ -1,0 +1,65 @@
+"""`legal` lists exactly what `check` permits.
+
+Legal mode tries each kind of action only where it can happen (attacks in the Battle Phase,
+Summons, Sets and position changes in a Main Phase): the rules' own reasons forbid them
+everywhere else.  These tests ask `check` about every such action, in every phase, and
+compare: nothing `check` permits may be missing from `legal`, and nothing extra listed.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyrules.actions import Action
+from pyrules.schema import PHASES
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from boards import main_phase_board  # noqa: E402
+from workload import snapshot  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def engine():
+    from conftest import engine as shared
+    return shared()
+
+
+def _actions(snap: dict) -> list[Action]:
+    """Every position change, Flip Summon, Normal Summon and Set (with 0-2 Tributes), attack
+    declaration, Battle Phase entry and draw on the snapshot's cards."""
+    me, foe = snap["players"]["A"], snap["players"]["B"]
+    mine = [m["id"] for m in me.get("monsters", [])]
+    theirs = [m["id"] for m in foe.get("monsters", [])]
+    out = [Action("enter_battle_phase"), Action("draw")]
+    for i in mine:
+        out += [Action("change_position", card=i, to=to) for to in ("attack", "defense")]
+        out.append(Action("flip_summon", card=i))
+        out += [Action("declare_attack", card=i, target=t) for t in [*theirs, "direct"]]
+    for h in me.get("hand", []):
+        for n in range(3):
+            for tributes in itertools.combinations(mine, n):
+                out += [Action(kind, card=h["id"], tributes=tuple(sorted(tributes))) for kind in ("normal_summon", "set")]
+    return out
+
+
+def _boards():
+    """The benchmark's board and a small one with a face-down monster, in every phase."""
+    for phase in PHASES:
+        for base in (snapshot(0, per_side=3, events=2), main_phase_board()):
+            snap = copy.deepcopy(base)
+            snap["phase"] = phase
+            yield pytest.param(snap, id=f"{phase}-{len(snap['players']['A'].get('monsters', []))}")
+
+
+@pytest.mark.parametrize("snap", _boards())
+def test_legal_lists_exactly_the_permitted_actions(engine, snap):
+    permitted = {a for a in _actions(snap) if engine.check(snap, a).permitted}
+    listed = {a for a in engine.legal(snap).permitted if a.action != "synchro_summon"}
+    assert listed == permitted
+    if snap["phase"] in ("main1", "battle"):
+        assert permitted, "the board should allow something in this phase"
