@@ -30,6 +30,8 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
 }
 OPTIONAL = {("normal_summon", "tributes"): [], ("set", "tributes"): [], ("special_summon", "player"): None}
 ORDER = list(SIGNATURES)
+_NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "position": None,
+         "target": None, "player": None}
 _RANK = {name: n for n, name in enumerate(ORDER)}
 
 
@@ -77,10 +79,21 @@ class Action:
 
     def sort_key(self) -> tuple:
         """The stable order of `legal`: by action kind, then by the action's fields."""
-        return (_RANK[self.action],) + tuple(
-            "" if v is None else "\x00".join(v) if isinstance(v, tuple) else v
-            for v in (self.card, self.to, self.face, self.tributes, self.materials, self.position, self.target,
-                      self.player))
+        t, m = self.tributes, self.materials
+        return (_RANK[self.action], self.card or "", self.to or "", self.face or "",
+                "" if t is None else "\x00".join(t), "" if m is None else "\x00".join(m),
+                self.position or "", self.target or "", self.player or "")
+
+    @classmethod
+    def made(cls, action: str, fields: dict[str, Any]) -> "Action":
+        """Action(action=action, **fields), for fields already checked (decoded answers):
+        the frozen dataclass's __init__ sets its nine fields one call at a time."""
+        obj = object.__new__(cls)
+        d = obj.__dict__
+        d.update(_NONE)
+        d.update(fields)
+        d["action"] = action
+        return obj
 
     def __str__(self) -> str:
         return self.term()

@@ -379,7 +379,7 @@ class Engine:
                 out[key] = enc.player_key[v]
             else:
                 out[key] = v
-        return Action(action=name, **out)
+        return Action.made(name, out)
 
     def _reasons(self, enc: Encoding, atoms: "Answer", term: Symbol) -> tuple[Reason, ...]:
         ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})

@@ -276,3 +276,21 @@ def test_engines_in_several_threads_give_the_single_thread_answers():
     with ThreadPoolExecutor(3) as pool:
         got = [x for chunk in pool.map(work, range(6)) for x in chunk]
     assert got == expected
+
+
+def test_decoded_actions_equal_constructed_ones():
+    """Action.made (the decoder's fast path) gives the very Action the constructor gives,
+    and sort_key orders missing fields and id lists as before (None and () first)."""
+    import dataclasses
+    from pyrules.actions import Action
+    cases = [("change_position", {"card": "ox", "to": "defense"}),
+             ("normal_summon", {"card": "skull", "tributes": ("a", "b")}),
+             ("synchro_summon", {"card": "jw", "materials": ("js", "x"), "position": "attack"}),
+             ("declare_attack", {"card": "ox", "target": "direct"}), ("draw", {})]
+    for name, fields in cases:
+        made, built = Action.made(name, fields), Action(action=name, **fields)
+        assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+        assert set(made.__dict__) == {f.name for f in dataclasses.fields(Action)}
+        assert made.sort_key() == built.sort_key()
+    assert Action("set", card="a", tributes=()).sort_key() < Action("set", card="a", tributes=("b",)).sort_key()
+    assert Action("change_position", card="z", to="attack").sort_key() < Action("draw").sort_key()
