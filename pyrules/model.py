@@ -24,7 +24,7 @@ BARE_NAME_ZONES = ("hand", "extra_deck", "graveyard", "banished")
 RESERVED_IDS = {"direct"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One card in one zone of the snapshot."""
     id: str
