@@ -56,7 +56,7 @@ def _boards():
             yield pytest.param(snap, id=f"{phase}-{len(snap['players']['A'].get('monsters', []))}")
 
 
-@pytest.mark.parametrize("snap", _boards())
+@pytest.mark.parametrize("snap", list(_boards()))
 def test_legal_lists_exactly_the_permitted_actions(engine, snap):
     permitted = {a for a in _actions(snap) if engine.check(snap, a).permitted}
     listed = {a for a in engine.legal(snap).permitted if a.action != "synchro_summon"}
