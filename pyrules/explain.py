@@ -2,7 +2,8 @@
 
 Built from Engine.check's output only (each reason with its evidence atoms) plus where
 the rules give that reason: the forbidden(Action, ReasonId, Evidence) heads found with
-clingo's AST (pyrules/lint.py), each with its file, line and the `% Source:` of its block.
+clingo's AST, and the heads a forbidden/3 rule relays a reason from (lint.reason_sites),
+each with its file, line and the `% Source:` of its block.
 No explanation framework: the evidence is already in the rules' own output.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from clingo.ast import ASTType
 
 from .engine import Engine, Verdict
-from .lint import Program, Rule, head_constants, read_program, rel
+from .lint import Program, Rule, read_program, reason_sites, rel
 from .model import Game
 
 VERBS = {
@@ -82,21 +83,13 @@ def _evidence_kind(text: str) -> str:
     return "card"
 
 
-def _head_shape(fn: Any) -> tuple[str | None, str]:
-    """(action name or None for a variable, evidence kind) of a forbidden/3 head."""
-    action, ev = fn.arguments[0], fn.arguments[2]
-    name = None
-    if action.ast_type == ASTType.Function:
-        name = action.name
-    elif action.ast_type == ASTType.SymbolicTerm:
-        name = action.symbol.name
-    if ev.ast_type == ASTType.Function:
-        kind = ev.name
-    elif ev.ast_type == ASTType.SymbolicTerm:
-        kind = ev.symbol.name
-    else:
-        kind = "?"
-    return name, kind
+def _term_name(term: Any) -> str | None:
+    """The name of a function or constant term; None for a variable (or anything else)."""
+    if term.ast_type == ASTType.Function:
+        return term.name
+    if term.ast_type == ASTType.SymbolicTerm:
+        return term.symbol.name
+    return None
 
 
 def _var(term: Any) -> str | None:
@@ -141,23 +134,25 @@ def _binding(prog: Program, rule: Rule, var: str | None, depth: int) -> set[str]
 
 
 def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]) -> list[Site]:
-    """The forbidden/3 rules that can give `reason` to `action`: those whose head names the
-    action if there are any, else those with a variable for it; same evidence kind."""
+    """The rules that can give `reason` to `action`: those whose forbidden/3 head names the
+    action if there are any, else those with a variable for it (or that a forbidden/3 rule
+    relays, lint.reason_sites) and that can stand for it; same evidence kind."""
     exact, loose = [], []
-    for r in head_constants(prog, ("forbidden", 3), 1).get(reason, []):
-        for sig, fn in r.heads:
-            if sig != ("forbidden", 3) or fn.ast_type != ASTType.Function:
-                continue
-            name, kind = _head_shape(fn)
-            if kind not in (evidence_kinds or {"none"}) and kind != "?":
-                continue
-            site = Site(rel(r.file, prog.folder), r.line, r.source or "(no source)", r.says or "", name == action)
-            if name == action:
-                exact.append(site)
-            elif name is None:
-                could = _binding(prog, r, _var(fn.arguments[0]), 0)
-                if could is None or action in could:
-                    loose.append(site)
+    for site in reason_sites(prog).get(reason, []):
+        kind = _term_name(site.evidence) or "?"
+        if kind not in (evidence_kinds or {"none"}) and kind != "?":
+            continue
+        r = site.rule
+        name = _term_name(site.action) if site.action is not None else None
+        found = Site(rel(r.file, prog.folder), r.line, r.source or "(no source)", r.says or "", name == action)
+        if name == action:
+            exact.append(found)
+        elif name is None:
+            holder = site.relay or r          # the forbidden/3 rule whose action variable it is
+            head = next(fn for sig, fn in holder.heads if sig == ("forbidden", 3))
+            could = _binding(prog, holder, _var(head.arguments[0]), 0)
+            if could is None or action in could:
+                loose.append(found)
     return exact or loose
 
 

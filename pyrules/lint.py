@@ -5,8 +5,9 @@ Every finding names a file and a line.  The checks:
   unsafe       no unsafe variables (clingo reports them when grounding)
   source       every rule block cites a rulings document: a `% Source:` line above it,
                in the same paragraph, naming a known source (rules/catalogue/sources.lp)
-  reason       every reason id in a forbidden/3 head has reason(Id, Text, Source) with
-               text and a known source; no catalogue entry is unused
+  reason       every reason id in a forbidden/3 head (or relayed to one, reason_sites) has
+               reason(Id, Text, Source) with text and a known source; no catalogue entry
+               is unused
   problem      the same for invalid/2 and problem/2
   vocabulary   every predicate used is documented exactly once in rules/vocabulary.lp
   undefined    every predicate used in a body is defined by a rule or declared #defined
@@ -334,6 +335,52 @@ def _const(term: Any) -> str | None:
     return None
 
 
+@dataclass
+class ReasonSite:
+    """A rule that gives a reason: its head, and there the action and the evidence terms."""
+    rule: Rule
+    head: Any                 # the head atom (Function AST)
+    action: Any | None        # the action term of a forbidden/3 head; None when relayed
+    evidence: Any             # the evidence term
+    relay: Rule | None        # the forbidden/3 rule that passes the reason on, if any
+
+
+def reason_sites(prog: Program) -> dict[str, list[ReasonSite]]:
+    """Reason id -> every rule that gives it: the forbidden(Action, Id, Evidence) heads, and,
+    where a forbidden/3 rule relays a reason from a body atom (forbidden(A,R,E) :- ...,
+    p(..., R, ..., E)), the heads of p with the id as a constant in R's place (summons.lp
+    judges a Normal Summon and a Set of the same monster and Tributes once, that way)."""
+    out: dict[str, list[ReasonSite]] = {}
+    for r in prog.rules:
+        for s, fn in r.heads:
+            if s != ("forbidden", 3) or fn.ast_type != ASTType.Function:
+                continue
+            action, reason, evidence = fn.arguments
+            c = _const(reason)
+            if c is not None:
+                out.setdefault(c, []).append(ReasonSite(r, fn, action, evidence, None))
+                continue
+            if reason.ast_type != ASTType.Variable:
+                continue
+            for bsig, bfn in r.positive:
+                if bfn.ast_type != ASTType.Function:
+                    continue
+                names = [a.name if a.ast_type == ASTType.Variable else None for a in bfn.arguments]
+                if reason.name not in names:
+                    continue
+                at = names.index(reason.name)
+                ev_at = names.index(evidence.name) if (evidence.ast_type == ASTType.Variable
+                                                       and evidence.name in names) else None
+                for r2 in prog.rules:
+                    for s2, fn2 in r2.heads:
+                        if s2 == bsig and fn2.ast_type == ASTType.Function:
+                            c2 = _const(fn2.arguments[at])
+                            if c2 is not None:
+                                ev2 = fn2.arguments[ev_at] if ev_at is not None else evidence
+                                out.setdefault(c2, []).append(ReasonSite(r2, fn2, None, ev2, r))
+    return out
+
+
 def head_constants(prog: Program, sig: Sig, pos: int) -> dict[str, list[Rule]]:
     """Constant values of argument `pos` of head atoms with signature `sig` -> their rules."""
     out: dict[str, list[Rule]] = {}
@@ -368,7 +415,8 @@ def lint(folder: str | Path) -> list[Finding]:
         findings.append(Finding(rel(folder / "catalogue" / "sources.lp", folder), 0, "source",
                                 "no source_document(Stem, What) facts: the known rulings documents"))
     findings += check_citations(prog, sources)
-    findings += check_catalogue(prog, folder, sources, ("forbidden", 3), 1, "reason", 3, "reason")
+    findings += check_catalogue(prog, folder, sources, ("forbidden", 3), 1, "reason", 3, "reason",
+                                used={k: [x.rule for x in v] for k, v in reason_sites(prog).items()})
     findings += check_catalogue(prog, folder, sources, ("invalid", 2), 0, "problem", 2, "problem")
     findings += check_vocabulary(prog, folder)
     findings += check_readings(prog, folder, sources)
@@ -410,9 +458,12 @@ def check_citations(prog: Program, sources: dict[str, str]) -> list[Finding]:
 
 
 def check_catalogue(prog: Program, folder: Path, sources: dict[str, str], head: Sig, pos: int,
-                    name: str, arity: int, check: str) -> list[Finding]:
+                    name: str, arity: int, check: str, used: dict[str, list[Rule]] | None = None) -> list[Finding]:
+    """Every id catalogued (name/arity facts) is given by a rule, and every id given is
+    catalogued; `used` (id -> rules), when given, replaces the constants of head/pos."""
     out = []
-    used = head_constants(prog, head, pos)
+    if used is None:
+        used = head_constants(prog, head, pos)
     entries: dict[str, tuple[Path, int, list[Any]]] = {}
     for path, line, args in catalogue_facts(folder, name, arity):
         ident = _const(args[0])

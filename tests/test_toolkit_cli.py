@@ -162,6 +162,10 @@ def _edit(path: Path, old: str, new: str) -> None:
      "not_the_draw_phase: no reason(not_the_draw_phase, ...) entry"),
     (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)", "forbidden(draw, already_drew, none)"),
      "not_draw_phase: catalogued but no forbidden/3 rule gives it"),
+    (lambda r: _edit(r / "summons.lp", "play_forbidden(I,S, needs_tributes,", "play_forbidden(I,S, needs_tributez,"),
+     "needs_tributez: no reason(needs_tributez, ...) entry"),         # a reason relayed to forbidden/3
+    (lambda r: _edit(r / "summons.lp", "play_forbidden(I,S, needs_tributes,", "play_forbidden(I,S, too_many_tributes,"),
+     "needs_tributes: catalogued but no forbidden/3 rule gives it"),
     (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase :- phase(main1), mystery."),
      "mystery/0 is not documented"),
     (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase :- phase(main1).\nlonely(1)."),
@@ -203,6 +207,17 @@ def test_explain_forbidden(tmp_path):
     assert 'ox ("Battle Ox") was Normal Summoned this turn: event 1' in r.output
     assert "[summoned_this_turn]" in r.output
     assert "rules/positions.lp:" in r.output and "Source: battle-position-changes, Exception #2" in r.output
+
+
+def test_explain_names_the_rule_of_a_relayed_reason():
+    """summons.lp judges a Normal Summon and a Set as one pair (play_forbidden/4, relayed to
+    forbidden/3): explain names the pair's rule, not the relaying one."""
+    for action in ("normal_summon(skull)", "set(skull)"):
+        r = run("explain", EXAMPLE, action)
+        assert r.exit_code == 1 and "[needs_tributes]" in r.output
+        assert "Exactly the required number of Tributes: no fewer" in r.output
+        assert re.search(r"rules/summons\.lp:\d+: Exactly the required", r.output)
+        assert "The rule that fired:" in r.output          # one rule, not "one of these"
 
 
 def test_explain_permitted_and_invalid(tmp_path):
