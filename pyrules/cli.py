@@ -85,7 +85,9 @@ def main() -> None:
 @main.command()
 @click.argument("snapshot")
 @json_option
-@click.option("--all", "show_all", is_flag=True, help="Also list the forbidden candidates with their reasons.")
+@click.option("--all", "show_all", is_flag=True, help="Also list the forbidden candidates with their reasons (the actions legal mode tries: attacks "
+                   "in the Battle Phase, Summons, Sets and position changes in a Main Phase, draw, "
+                   "Battle Phase entry and Synchro Summons always).")
 @reading_option
 @cards_option
 @rules_option

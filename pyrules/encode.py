@@ -28,6 +28,15 @@ def const(name: str) -> Symbol:
 _TO_SYMBOL = {int: number, bool: lambda n: number(int(n)), str: const}
 
 
+def _to_symbol(a) -> Symbol:
+    """A value of another class (a str or int subclass the schema accepted, e.g. an enum)."""
+    if isinstance(a, Symbol):
+        return a
+    if isinstance(a, int):
+        return number(int(a))
+    return const(str.__str__(a))             # the string's own text (str() of an enum is its name)
+
+
 def lower_const(word: str) -> Symbol:
     """EARTH -> earth, Beast-Warrior -> beast_warrior (values of schema enums only)."""
     return const(word.lower().replace("-", "_").replace(" ", "_"))
@@ -50,7 +59,11 @@ class Encoding:
         constants of the vocabulary."""
         out = self.prefix.copy()
         for a in args:
-            out.append(a if a.__class__ is Symbol else _TO_SYMBOL[a.__class__](a))
+            if a.__class__ is Symbol:
+                out.append(a)
+            else:
+                to = _TO_SYMBOL.get(a.__class__)
+                out.append(to(a) if to is not None else _to_symbol(a))
         return Function(name, out)
 
     def card(self, ident: str) -> Symbol:
@@ -91,16 +104,17 @@ class NameTable:
         cacheable = self.cards.get(name) is card
         template = self.templates.get(name) if cacheable else None
         if template is None:
-            extra_before = len(scope.extra)
-            out: list[Symbol] = []
-            card_facts(out, _PLACEHOLDER, card, scope)
-            reads = self.reads
-            template = [(name_, args[1:]) for name_, args in map(name_args, out)
-                        if reads is None or (name_, len(args)) in reads]
-            if cacheable and len(scope.extra) == extra_before:
-                self.templates[name] = template
-            else:
-                cacheable = False
+            if cacheable:
+                # a template holds name numbers: only a card that names database cards alone
+                # has the same facts in every snapshot (made in a scope of its own to find out)
+                probe = NameScope(self)
+                template = self._template(card, probe)
+                if probe.extra:
+                    cacheable = False
+                else:
+                    self.templates[name] = template
+            if not cacheable:
+                template = self._template(card, scope)
         if shared is not None and cacheable and self.shareable(name, template):
             shared.add(name)
             return [Function(DB_CARD, [*prefix, c, number(self.base[name])])]
@@ -113,6 +127,14 @@ class NameTable:
                 self.card_facts.clear()
             got = self.card_facts[key] = [Function(n, [c, *rest]) for n, rest in template]
         return got
+
+    def _template(self, card: dict, scope: "NameScope") -> list[tuple[str, list[Symbol]]]:
+        """card_facts() of a card as (predicate, arguments after the card), for the predicates
+        the rules read."""
+        out: list[Symbol] = []
+        card_facts(out, _PLACEHOLDER, card, scope)
+        reads = self.reads
+        return [(n, args[1:]) for n, args in map(name_args, out) if reads is None or (n, len(args)) in reads]
 
     def shareable(self, name: str, template: list[tuple[str, list[Symbol]]]) -> bool:
         """Whether a database card's facts can be shared: every one is a CARD_PREDICATES fact."""

@@ -202,8 +202,14 @@ def predicates_read(statements: list) -> set[tuple[str, int]]:
         def visit_SymbolicAtom(self, node):
             sym = node.symbol
             for t in (sym.arguments if sym.ast_type == ASTType.Pool else [sym]):
+                if t.ast_type == ASTType.UnaryOperation:        # -p(...), classical negation
+                    t = t.argument
                 if t.ast_type == ASTType.Function:
                     found.add((t.name, len(t.arguments)))
+            return node
+
+        def visit_ShowSignature(self, node):                      # #show p/N.
+            found.add((node.name, node.arity))
             return node
 
     visit = Atoms()

@@ -7,6 +7,7 @@ enum, properties, required, additionalProperties, items, minimum, anyOf, $ref.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Iterator
 
 ATTRIBUTES = ["EARTH", "WATER", "FIRE", "WIND", "LIGHT", "DARK", "DIVINE"]
@@ -182,17 +183,31 @@ def validate(value: Any, schema: dict, root: dict, path: str = "") -> Iterator[t
 # (where, message) to out for every problem.  `where` is the field path as nested pairs
 # (parent, key), made into text only when a problem is reported.
 _COMPILED: dict[tuple[int, int], tuple[dict, dict, Any]] = {}     # kept with the schema: ids stay unique
+_PENDING: dict[tuple[int, int], Any] = {}       # stand-ins while compiling ($ref cycles call through them)
+_COMPILING = threading.RLock()                  # one thread compiles; others see finished checkers only
 
 
 def _checker(schema: dict, root: dict):
     key = (id(schema), id(root))
     got = _COMPILED.get(key)
-    if got is None:
-        slot: list = []                         # filled below: $ref cycles call through it
-        _COMPILED[key] = (schema, root, lambda v, w, out: slot[0](v, w, out))
-        got = _COMPILED[key] = (schema, root, _compile(schema, root))
-        slot.append(got[2])
-    return got[2]
+    if got is not None:
+        return got[2]
+    with _COMPILING:
+        got = _COMPILED.get(key)
+        if got is not None:
+            return got[2]
+        pending = _PENDING.get(key)
+        if pending is not None:                 # a cycle back to a schema being compiled
+            return pending
+        slot: list = []
+        _PENDING[key] = lambda v, w, out: slot[0](v, w, out)
+        try:
+            check = _compile(schema, root)
+        finally:
+            del _PENDING[key]
+        slot.append(check)
+        _COMPILED[key] = (schema, root, check)
+        return check
 
 
 def _resolve(schema: dict, root: dict) -> dict:

@@ -1,6 +1,7 @@
 """The Python API: Engine.legal / Engine.check, their inputs and typed results."""
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -294,3 +295,43 @@ def test_decoded_actions_equal_constructed_ones():
         assert made.sort_key() == built.sort_key()
     assert Action("set", card="a", tributes=()).sort_key() < Action("set", card="a", tributes=("b",)).sort_key()
     assert Action("change_position", card="z", to="attack").sort_key() < Action("draw").sort_key()
+
+
+def test_str_and_int_subclasses_in_a_snapshot_are_read_like_plain_values(engine):
+    """The schema accepts str and int subclasses (enums, YAML libraries' scalars); the
+    encoding reads them as their plain values."""
+    import enum
+
+    class Phase(str, enum.Enum):
+        MAIN1 = "main1"
+
+    class Turn(int):
+        pass
+
+    snap = copy.deepcopy(SNAP)
+    snap["phase"], snap["turn"] = Phase.MAIN1, Turn(snap.get("turn", 3))
+    assert engine.legal(snap).to_json() == engine.legal(SNAP).to_json()
+
+
+def test_a_database_card_naming_a_card_outside_the_database_is_not_cached_with_a_snapshots_number():
+    """A card pool card protected while "Foo" is face-up (Foo is not in the pool): after a
+    snapshot with an inline Foo, a snapshot with an inline Bar still lets it be attacked."""
+    from pyrules.cards import CardDB
+    db = CardDB.bundled()
+    db.add([{"name": "Guarded", "kind": "monster", "level": 4, "cannot_be_attacked_while": ["Foo"]}], "pool")
+    e = Engine(cards=db)
+
+    def board(field_name):
+        # the inline card comes first (A's side), so its name is numbered before Guarded's facts
+        return {"snapshot": 1, "turn": 3, "phase": "battle",
+                "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}],
+                                  "field_spell": {"id": "f", "face": "up",
+                                                  "card": {"name": field_name, "kind": "spell",
+                                                           "spell_type": "field"}}},
+                            "B": {"monsters": [{"id": "g", "card": "Guarded", "position": "attack"}]}}}
+    attack = "declare_attack(ox,g)"
+    assert e.check(board("Bar"), attack).permitted
+    assert not e.check(board("Foo"), attack).permitted
+    assert e.check(board("Bar"), attack).permitted
+    many = e.legal_many([board("Foo"), board("Bar"), board("Foo")])
+    assert [any(a.term() == attack for a in r.permitted) for r in many] == [False, True, False]

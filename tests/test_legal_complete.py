@@ -63,3 +63,16 @@ def test_legal_lists_exactly_the_permitted_actions(engine, snap):
     assert listed == permitted
     if snap["phase"] in ("main1", "battle"):
         assert permitted, "the board should allow something in this phase"
+
+
+def test_legal_all_lists_the_forbidden_candidates_of_the_phase(engine):
+    """`legal --all` lists the forbidden actions legal mode tries: no attack outside the
+    Battle Phase, no Summon, Set or position change outside a Main Phase; draw always."""
+    kinds = {}
+    for phase in ("main1", "battle"):
+        snap = main_phase_board({"event": "normal_summon", "card": "ox"})
+        snap["phase"] = phase
+        kinds[phase] = {v.action.action for v in engine.legal(snap, include_forbidden=True).forbidden}
+    assert "declare_attack" not in kinds["main1"] and "normal_summon" in kinds["main1"]
+    assert "normal_summon" not in kinds["battle"] and "change_position" not in kinds["battle"]
+    assert "draw" in kinds["main1"] and "draw" in kinds["battle"]

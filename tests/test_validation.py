@@ -3,6 +3,7 @@ field path on standard error, and never shows a traceback."""
 from __future__ import annotations
 
 import copy
+import sys
 import json
 
 import pytest
@@ -434,3 +435,32 @@ def test_randomly_broken_snapshots_never_crash():
             engine.check(s, rnd.choice(["draw", "normal_summon(sk,[ox])", "change_position(ox,defense)"]))
         except InvalidInput as e:
             assert e.problems
+
+
+def test_the_schema_compiles_safely_when_threads_validate_at_once():
+    """The first validations of several threads at once: each gets a finished checker."""
+    import threading
+    from pyrules import schema
+    from boards import main_phase_board
+    snap = main_phase_board()
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(5):
+            schema._COMPILED.clear()
+            errors: list[BaseException] = []
+            results: list[list] = []
+
+            def work():
+                try:
+                    results.append(list(schema.validate(snap, schema.SNAPSHOT_SCHEMA, schema.SNAPSHOT_SCHEMA)))
+                except BaseException as e:      # noqa: BLE001 - the test reports any failure
+                    errors.append(e)
+            threads = [threading.Thread(target=work) for _ in range(8)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert not errors and results == [[]] * 8
+    finally:
+        sys.setswitchinterval(old)
