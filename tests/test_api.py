@@ -335,3 +335,13 @@ def test_a_database_card_naming_a_card_outside_the_database_is_not_cached_with_a
     assert e.check(board("Bar"), attack).permitted
     many = e.legal_many([board("Foo"), board("Bar"), board("Foo")])
     assert [any(a.term() == attack for a in r.permitted) for r in many] == [False, True, False]
+
+
+def test_the_predicates_the_rules_read_include_shown_and_classically_negated_ones():
+    """Card facts are given only for predicates the rules mention: a `#show atk/2.` or a
+    `-race(...)` literal counts as a mention."""
+    import clingo.ast as ast
+    from pyrules.engine import predicates_read
+    stmts: list = []
+    ast.parse_string("#show atk/2. p(X) :- -race(X,dragon), level(X,L), L > 4.", stmts.append)
+    assert {("atk", 2), ("race", 2), ("level", 2), ("p", 1)} <= predicates_read(stmts)
