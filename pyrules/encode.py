@@ -25,7 +25,7 @@ def const(name: str) -> Symbol:
     return sym
 
 
-_TO_SYMBOL = {int: number, bool: lambda n: number(int(n)), str: const}
+_TO_SYMBOL = {int: number, str: const}        # other classes (bool, subclasses): _to_symbol
 
 
 def _to_symbol(a) -> Symbol:
