@@ -341,7 +341,7 @@ def test_the_predicates_the_rules_read_include_shown_and_classically_negated_one
     """Card facts are given only for predicates the rules mention: a `#show atk/2.` or a
     `-race(...)` literal counts as a mention."""
     import clingo.ast as ast
-    from pyrules.engine import predicates_read
+    from pyrules.astwalk import predicates_read
     stmts: list = []
     ast.parse_string("#show atk/2. p(X) :- -race(X,dragon), level(X,L), L > 4.", stmts.append)
     assert {("atk", 2), ("race", 2), ("level", 2), ("p", 1)} <= predicates_read(stmts)
