@@ -7,7 +7,7 @@ and of a classical negation (`-p(X)`) is seen.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import clingo
 from clingo import ast
@@ -75,9 +75,13 @@ def predicates_read(statements: Iterable[Any]) -> set[Sig]:
     return found
 
 
-class _Rewrite(ast.Transformer):
-    def __init__(self, change: Callable[[Sig, Any], Any]) -> None:
-        self.change = change
+class AtomRewriter(ast.Transformer):
+    """A transformer that replaces the term of every atom under a node (each element of a
+    pool, the atom under a classical negation) by atom(signature, term).  Subclasses define
+    atom() (the signature is None for a term that is not an atom) and may visit more nodes."""
+
+    def atom(self, sig: Sig | None, term: Any) -> Any:
+        return term
 
     def term(self, t: Any) -> Any:
         kind = t.ast_type
@@ -86,17 +90,17 @@ class _Rewrite(ast.Transformer):
         if kind == ASTType.UnaryOperation:
             return t.update(argument=self.term(t.argument))
         found = term_atoms(t)
-        return self.change(found[0][0], t) if found else self.change(None, t)
+        return self.atom(found[0][0] if found else None, t)
 
     def visit_SymbolicAtom(self, node: Any) -> Any:
         return node.update(symbol=self.term(node.symbol))
 
 
-def rewrite_atoms(node: Any, change: Callable[[Sig | None, Any], Any]) -> Any:
-    """The node with the term of every atom under it (each element of a pool, the atom under
-    a classical negation) replaced by change(signature, term); the signature is None for a
-    term that is not an atom (change may raise, or return it as it is)."""
-    return _Rewrite(change)(node)
+def with_first_argument(term: Any, first: Any) -> Any:
+    """An atom's term (a function or a constant) with `first` put before its arguments."""
+    if term.ast_type == ASTType.SymbolicTerm:
+        return ast.Function(term.location, term.symbol.name, [first], 0)
+    return term.update(arguments=[first, *term.arguments])
 
 
 def head_body(rule: Any) -> tuple[list[tuple[Sig, Any]], set[Sig]]:

@@ -21,7 +21,7 @@ from clingo import Function, Symbol
 from clingo import ast
 
 from .actions import Action, parse_action
-from .astwalk import predicates_read
+from .astwalk import AtomRewriter, predicates_read, with_first_argument
 from .encode import batch_link_rules
 from .errors import InvalidInput, Problem
 from .fastclingo import number, split_by_first
@@ -38,7 +38,7 @@ class _Unsupported(Exception):
     pass
 
 
-class _AddSnapshot(ast.Transformer):
+class _AddSnapshot(AtomRewriter):
     """Adds the snapshot number W as the first argument of every atom of every statement,
     and snap(W) to the bodies where nothing else binds W."""
 
@@ -49,15 +49,10 @@ class _AddSnapshot(ast.Transformer):
         self.snap = ast.Literal(self.loc, ast.Sign.NoSign,
                                 ast.SymbolicAtom(ast.Function(self.loc, "snap", [self.var], 0)))
 
-    def term(self, t):
-        if t.ast_type == ast.ASTType.Function:
-            return t.update(arguments=[self.var, *t.arguments])
-        if t.ast_type == ast.ASTType.Pool:
-            return t.update(arguments=[self.term(a) for a in t.arguments])
-        raise _Unsupported(str(t))
-
-    def visit_SymbolicAtom(self, node):
-        return node.update(symbol=self.term(node.symbol))
+    def atom(self, sig, term):
+        if sig is None:
+            raise _Unsupported(str(term))
+        return with_first_argument(term, self.var)
 
     def bound(self, body) -> list:
         """The body, with snap(W) first unless a positive atom of the body (which now has W)

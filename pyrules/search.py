@@ -31,6 +31,7 @@ import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
+from .astwalk import AtomRewriter, head_body, with_first_argument
 from .encode import Encoding, card_facts, const
 from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
@@ -194,73 +195,15 @@ def _loc() -> ast.Location:
     return ast.Location(pos, pos)
 
 
-def _term_sigs(term) -> list[tuple[str, int]]:
-    if term.ast_type == ast.ASTType.Function:
-        return [(term.name, len(term.arguments))]
-    if term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == SymbolType.Function:
-        return [(term.symbol.name, len(term.symbol.arguments))]
-    if term.ast_type == ast.ASTType.Pool:
-        return [s for t in term.arguments for s in _term_sigs(t)]
-    if term.ast_type == ast.ASTType.UnaryOperation:
-        return _term_sigs(term.argument)
-    return []
-
-
-class _AtomCollector(ast.Transformer):
-    def __init__(self):
-        self.sigs: set[tuple[str, int]] = set()
-
-    def visit_SymbolicAtom(self, node):
-        self.sigs.update(_term_sigs(node.symbol))
-        return node
-
-
-def _sigs(nodes) -> set[tuple[str, int]]:
-    c = _AtomCollector()
-    for n in nodes if isinstance(nodes, (list, tuple, ast.ASTSequence)) else [nodes]:
-        c(n)
-    return c.sigs
-
-
-def _head_body(stm) -> tuple[set, set]:
-    """(head signatures, body signatures) of a rule; conditions count as body."""
-    head, body = set(), _sigs(list(stm.body))
-    h = stm.head
-    if h.ast_type == ast.ASTType.Literal:
-        head = _sigs(h)
-    elif h.ast_type in (ast.ASTType.Aggregate, ast.ASTType.Disjunction):
-        for e in h.elements:
-            head |= _sigs(e.literal)
-            body |= _sigs(list(e.condition))
-    elif h.ast_type == ast.ASTType.HeadAggregate:
-        for e in h.elements:
-            head |= _sigs(e.condition.literal)
-            body |= _sigs(list(e.condition.condition)) | _sigs(list(e.terms))
-    else:
-        body |= _sigs(h)
-    return head, body
-
-
-class _AddWorld(ast.Transformer):
+class _AddWorld(AtomRewriter):
     def __init__(self, indexed):
         self.indexed, self.hit = indexed, False
 
-    def _term(self, t):
-        if t.ast_type == ast.ASTType.Pool:
-            return t.update(arguments=[self._term(a) for a in t.arguments])
-        if t.ast_type == ast.ASTType.UnaryOperation:
-            return t.update(argument=self._term(t.argument))
-        sig = _term_sigs(t)
-        if not sig or sig[0] not in self.indexed:
-            return t
+    def atom(self, sig, term):
+        if sig is None or sig not in self.indexed:
+            return term
         self.hit = True
-        w = ast.Variable(t.location, WORLD_VAR)
-        if t.ast_type == ast.ASTType.SymbolicTerm:
-            return ast.Function(t.location, t.symbol.name, [w], 0)
-        return t.update(arguments=[w] + list(t.arguments))
-
-    def visit_SymbolicAtom(self, node):
-        return node.update(symbol=self._term(node.symbol))
+        return with_first_argument(term, ast.Variable(term.location, WORLD_VAR))
 
 
 def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[tuple[str, int]]]:
@@ -272,7 +215,11 @@ def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[t
     """
     if not seeds:
         return list(statements), set()
-    rules = [(s, *_head_body(s)) for s in statements if s.ast_type == ast.ASTType.Rule]
+    rules = []
+    for s in statements:
+        if s.ast_type == ast.ASTType.Rule:
+            defined, body = head_body(s)
+            rules.append((s, {sig for sig, _ in defined}, body))
     indexed = set(seeds)
     changed = True
     while changed:
