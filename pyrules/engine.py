@@ -28,17 +28,62 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """What a reason rests on, as data (one evidence atom of the rules' answer):
+    kind "event" (event: its number in this_turn, from 1; what: its kind; card: its card's
+    id; flags: negated, replay), "card" (card: its id; name and player, or gone), "need"
+    (number: the number a rule asks for), "sum" (number: the snapshot's number; needs: the
+    one asked for), or another atom's name (term: the atom as clingo writes it)."""
+    kind: str
+    event: int | None = None
+    card: str | None = None
+    number: int | None = None
+    needs: int | None = None
+    what: str | None = None
+    name: str | None = None
+    player: str | None = None
+    flags: tuple[str, ...] = ()
+    gone: bool = False
+    term: str | None = None
+
+    def card_text(self) -> str:
+        if self.gone or self.name is None:
+            return f"card {self.card} (gone)"
+        return f"\"{self.name}\" ({self.player}, id {self.card})"
+
+    def text(self) -> str:
+        """The evidence as the sentence fragment of Reason.evidence."""
+        if self.kind == "event":
+            what = f"{self.what}" + (f" of {self.card}" if self.card is not None else "")
+            return f"event {self.event}: {what}" + (f" ({', '.join(self.flags)})" if self.flags else "")
+        if self.kind == "card":
+            return self.card_text()
+        if self.kind == "need":
+            return f"needs {self.number}"
+        if self.kind == "sum":
+            return f"adds up to {self.number}, needs {self.needs}"
+        return self.term or self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()
+                if v not in (None, (), False)}
+
+
+@dataclass(frozen=True)
 class Reason:
-    """Why an action is forbidden: a stable id, a sentence, a source citation, and evidence."""
+    """Why an action is forbidden: a stable id, a sentence, a source citation, and evidence
+    (as text: `evidence`, and as data: `grounds`, one Evidence per evidence atom)."""
     rule: str
     text: str
     source: str
     evidence: tuple[str, ...] = ()
+    grounds: tuple[Evidence, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        out = {"rule": self.rule, "text": self.text, "source": self.source}
+        out: dict[str, Any] = {"rule": self.rule, "text": self.text, "source": self.source}
         if self.evidence:
             out["evidence"] = list(self.evidence)
+            out["grounds"] = [g.to_json() for g in self.grounds]
         return out
 
 
@@ -301,34 +346,41 @@ class Engine:
 
     def reason(self, enc: Encoding, rid: str, evidence: list[Symbol]) -> Reason:
         text, source = self.catalogue.reasons.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
-        cards = [self.describe_card(enc, e.arguments[0].number) for e in evidence if e.name == "card"]
-        needs = [str(e.arguments[-1]) for e in evidence if e.name in ("need", "sum")]
-        sums = [str(e.arguments[0]) for e in evidence if e.name == "sum"]
+        grounds = tuple(self.evidence_of(enc, e) for e in evidence)
+        cards = [g.card_text() for g in grounds if g.kind == "card"]
+        needs = [str(g.number if g.kind == "need" else g.needs) for g in grounds if g.kind in ("need", "sum")]
+        sums = [str(g.number) for g in grounds if g.kind == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
         text = text.replace("{sum}", sums[0] if sums else "?")
-        return Reason(rid, text, source, tuple(self.describe_evidence(enc, e) for e in evidence))
+        return Reason(rid, text, source, tuple(g.text() for g in grounds), grounds)
 
     def describe_card(self, enc: Encoding, number: int) -> str:
+        return self.card_evidence(enc, number).card_text()
+
+    @staticmethod
+    def card_evidence(enc: Encoding, number: int) -> Evidence:
         ident = enc.card_id.get(number, f"#{number}")
         entry = enc.game.by_id.get(ident)
         if entry is None:
-            return f"card {ident} (gone)"
-        return f"\"{entry.card['name']}\" ({entry.player}, id {ident})"
+            return Evidence("card", card=ident, gone=True)
+        return Evidence("card", card=ident, name=entry.card["name"], player=entry.player)
 
-    def describe_evidence(self, enc: Encoding, e: Symbol) -> str:
-        if e.name == "event" and e.arguments:
-            k = e.arguments[0].number
+    def evidence_of(self, enc: Encoding, e: Symbol) -> Evidence:
+        """An evidence atom of the answer as data."""
+        args = e.arguments
+        numbers = [a.number if a.type == SymbolType.Number else None for a in args]
+        if e.name == "event" and len(args) == 1 and numbers[0] is not None:
+            k = numbers[0]
             ev = enc.game.events[k - 1]
-            what = ev["event"] + (f" of {ev['card']}" if "card" in ev else "")
-            flags = [f for f in ("negated", "replay") if ev.get(f)]
-            return f"event {k}: {what}" + (f" ({', '.join(flags)})" if flags else "")
-        if e.name == "card" and e.arguments:
-            return self.describe_card(enc, e.arguments[0].number)
-        if e.name == "need" and e.arguments:
-            return f"needs {e.arguments[0]}"
-        if e.name == "sum" and len(e.arguments) == 2:
-            return f"adds up to {e.arguments[0]}, needs {e.arguments[1]}"
-        return str(e)
+            return Evidence("event", event=k, what=ev["event"], card=ev.get("card"),
+                            flags=tuple(f for f in ("negated", "replay") if ev.get(f)))
+        if e.name == "card" and len(args) == 1 and numbers[0] is not None:
+            return self.card_evidence(enc, numbers[0])
+        if e.name == "need" and len(args) == 1 and numbers[0] is not None:
+            return Evidence("need", number=numbers[0])
+        if e.name == "sum" and len(args) == 2 and None not in numbers:
+            return Evidence("sum", number=numbers[0], needs=numbers[1])
+        return Evidence(e.name, term=str(e))
 
     # ---- the public questions ----------------------------------------------
     def check(self, snapshot: Any, action: Any, readings: dict[str, str] | None = None) -> Verdict:
