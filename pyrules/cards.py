@@ -8,7 +8,7 @@ import yaml
 
 from .errors import InvalidInput, Problem
 from .paths import facts_dir
-from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, validate
+from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, entry_problems, validate
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -19,7 +19,12 @@ def load_yaml(text: str) -> Any:
 
 def card_problems(card: Any, path: str) -> list[Problem]:
     """Schema problems of one card definition (inline or from a database)."""
-    return [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
+    problems = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
+    if isinstance(card, dict) and isinstance(card.get("effects"), list):
+        for i, entry in enumerate(card["effects"]):
+            problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]")
+                         if Problem(p, m) not in problems]
+    return problems
 
 
 class CardDB:

@@ -33,9 +33,12 @@ class Evidence:
     kind "event" (event: its number in this_turn, from 1; what: its kind; card: its card's
     id; flags: negated, replay), "card" (card: its id; name and player, or gone), "need"
     (number: the number a rule asks for), "sum" (number: the snapshot's number; needs: the
-    one asked for), or another atom's name (term: the atom as clingo writes it)."""
+    one asked for), "effect" (effect: its number in the snapshot's effects, from 1; what:
+    its kind; name: the name of its source card), or another atom's name (term: the atom
+    as clingo writes it)."""
     kind: str
     event: int | None = None
+    effect: int | None = None
     card: str | None = None
     number: int | None = None
     needs: int | None = None
@@ -58,6 +61,8 @@ class Evidence:
             return f"event {self.event}: {what}" + (f" ({', '.join(self.flags)})" if self.flags else "")
         if self.kind == "card":
             return self.card_text()
+        if self.kind == "effect":
+            return f"effects[{(self.effect or 1) - 1}]: {self.what}" + (f" from \"{self.name}\"" if self.name else "")
         if self.kind == "need":
             return f"needs {self.number}"
         if self.kind == "sum":
@@ -347,7 +352,7 @@ class Engine:
     def reason(self, enc: Encoding, rid: str, evidence: list[Symbol]) -> Reason:
         text, source = self.catalogue.reasons.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
         grounds = tuple(self.evidence_of(enc, e) for e in evidence)
-        cards = [g.card_text() for g in grounds if g.kind == "card"]
+        cards = [g.text() for g in grounds if g.kind in ("card", "effect")]
         needs = [str(g.number if g.kind == "need" else g.needs) for g in grounds if g.kind in ("need", "sum")]
         sums = [str(g.number) for g in grounds if g.kind == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
@@ -376,6 +381,9 @@ class Engine:
                             flags=tuple(f for f in ("negated", "replay") if ev.get(f)))
         if e.name == "card" and len(args) == 1 and numbers[0] is not None:
             return self.card_evidence(enc, numbers[0])
+        if e.name == "effect" and len(args) == 1 and numbers[0] is not None:
+            eff = enc.game.effects[numbers[0] - 1]          # the snapshot's applied effect k (from 1)
+            return Evidence("effect", effect=numbers[0], what=eff["effect"], name=eff.get("source"))
         if e.name == "need" and len(args) == 1 and numbers[0] is not None:
             return Evidence("need", number=numbers[0])
         if e.name == "sum" and len(args) == 2 and None not in numbers:
