@@ -5,11 +5,14 @@ Every finding names a file and a line.  The checks:
   unsafe       no unsafe variables (clingo reports them when grounding)
   source       every rule block cites a rulings document: a `% Source:` line above it,
                in the same paragraph, naming a known source (rules/catalogue/sources.lp)
+               as `stem: section`, and (when the rulings documents are found beside the
+               rules, find_rulings) the section heading or passage is in that document
   reason       every reason id in a forbidden/3 head (or relayed to one, reason_sites) has
                reason(Id, Text, Source) with text and a known source; no catalogue entry
                is unused
   problem      the same for invalid/2 and problem/2
-  vocabulary   every predicate used is documented exactly once in rules/vocabulary.lp
+  vocabulary   every predicate used or shown is documented exactly once in rules/vocabulary.lp
+  output       every #show is in output.lp
   undefined    every predicate used in a body is defined by a rule or declared #defined
   unused       no predicate is defined but never used (outputs: vocabulary's Output
                section and #show count as used)
@@ -38,6 +41,7 @@ import yaml
 from .astwalk import Sig, atoms, head_body, term_atoms
 from .effects import DECLARATION, EFFECT_READERS, load_vocabulary
 from .engine import program_files
+from .solver import atoms_of
 
 
 @dataclass(frozen=True, order=True)
@@ -75,6 +79,7 @@ class Program:
     used: dict[Sig, tuple[Path, int]] = field(default_factory=dict)      # sig -> first body location
     declared: dict[Sig, tuple[Path, int]] = field(default_factory=dict)  # #defined
     shown: set[Sig] = field(default_factory=set)
+    shows: dict[Sig, tuple[Path, int]] = field(default_factory=dict)        # sig -> first #show location
     findings: list[Finding] = field(default_factory=list)
 
 
@@ -100,37 +105,96 @@ def block_citation(lines: list[str], line: int) -> tuple[str | None, int | None,
     return None, None, None
 
 
-def known_sources(folder: Path) -> dict[str, str]:
-    """source_document(Stem, What) facts of rules/catalogue/sources.lp."""
-    out: dict[str, str] = {}
+@dataclass
+class Sources:
+    """The rulings documents a citation may name: source_document(Stem, What) facts of
+    rules/catalogue/sources.lp, and the text of each document when the documents are there
+    (then a cited section heading must be in it)."""
+    names: dict[str, str] = field(default_factory=dict)
+    documents: dict[str, str] | None = None        # stem -> squashed text; None: not checked
+
+
+def find_rulings(folder: Path) -> Path | None:
+    """The rulings documents beside the rules: shared/rulings in the first folder above the
+    rules folder that has one (a checkout has ../shared beside it; an installed package
+    usually has none: then section headings are not checked)."""
+    for up in Path(folder).resolve().parents:
+        candidate = up / "shared" / "rulings"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _squash(text: str) -> str:
+    """Text compared without case, spaces or typographic quotes."""
+    return re.sub(r"\s+", "", text.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')).lower()
+
+
+def known_sources(folder: Path, rulings: Path | None = None) -> Sources:
+    """source_document(Stem, What) facts of rules/catalogue/sources.lp, and the documents'
+    text from `rulings` (a folder of STEM.txt files) when given."""
+    out = Sources()
     path = folder / "catalogue" / "sources.lp"
     if not path.is_file():
         return out
-    ctl = clingo.Control(["--warn=none"])
-    ctl.load(str(path))
-    ctl.ground([("base", [])])
-    for a in ctl.symbolic_atoms.by_signature("source_document", 2):
-        out[a.symbol.arguments[0].string] = a.symbol.arguments[1].string
+    for s in atoms_of(files=[path]):
+        if s.name == "source_document" and len(s.arguments) == 2:
+            out.names[s.arguments[0].string] = s.arguments[1].string
+    if rulings is not None:
+        out.documents = {stem: _squash(p.read_text(encoding="utf-8", errors="replace"))
+                         for stem in out.names for p in [rulings / f"{stem}.txt"] if p.is_file()}
     return out
 
 
-_STEM_SHAPE = re.compile(r"^([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*[,:(]?")
+_STEM_SHAPE = re.compile(r"^([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*([,:(]?)")
 GENERIC = ("official rules", "CONTRACT", "card text of \"")    # a card's own text is a source
 
 
-def citation_problem(text: str, sources: dict[str, str]) -> str | None:
-    """Why a citation does not name a known source, or None."""
-    parts = [p.strip() for p in text.split(";") if p.strip()]
+def _parts(text: str) -> list[str]:
+    """A citation's parts: split at ';' outside parentheses."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == ";" and depth <= 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p.strip() for p in parts + [cur] if p.strip()]
+
+
+def section_of(part: str) -> str | None:
+    """The section heading (or passage label) a citation part names after 'stem: ': up to
+    a parenthesis, and before ', ' (a step or an example inside the section)."""
+    m = _STEM_SHAPE.match(part)
+    if not m or m.group(2) != ":":
+        return None
+    rest = part[m.end():].split(" (", 1)[0].strip().rstrip(".")
+    return rest.split(", ", 1)[0].strip() or None
+
+
+def citation_problem(text: str, sources: Sources) -> str | None:
+    """Why a citation does not name a known source as 'stem: section', or None."""
+    parts = _parts(text)
     if not parts:
         return "the Source line is empty"
     first = parts[0]
-    if not (any(first.startswith(g) for g in GENERIC) or _stem_of(first) in sources):
-        return f"cites {first[:60]!r}: not a rulings document stem ({', '.join(sorted(sources))}), " \
+    if not (any(first.startswith(g) for g in GENERIC) or _stem_of(first) in sources.names):
+        return f"cites {first[:60]!r}: not a rulings document stem ({', '.join(sorted(sources.names))}), " \
                f"'official rules: ...', 'CONTRACT ...' or 'card text of \"NAME\"'"
-    for p in parts[1:]:
+    for p in parts:
         m = _STEM_SHAPE.match(p)
-        if m and m.group(1) not in sources and not any(p.startswith(g) for g in GENERIC):
-            return f"cites {m.group(1)!r}: not a rulings document stem"
+        if not m or any(p.startswith(g) for g in GENERIC):
+            continue
+        stem = m.group(1)
+        if stem not in sources.names:
+            return f"cites {stem!r}: not a rulings document stem"
+        if m.group(2) != ":":
+            return f"cites {p[:40]!r}: write 'stem: section' (a colon after the document's name)"
+        section = section_of(p)
+        doc = (sources.documents or {}).get(stem)
+        if doc is not None and section and _squash(section) not in doc:
+            return f"cites section {section!r}: no such heading or passage in {stem}.txt"
     return None
 
 
@@ -196,11 +260,14 @@ def read_program(folder: Path) -> Program:
                 prog.declared.setdefault((st.name, st.arity), (path, line))
             elif st.ast_type == ASTType.ShowSignature:
                 prog.shown.add((st.name, st.arity))
+                prog.shows.setdefault((st.name, st.arity), (path, line))
             elif st.ast_type == ASTType.ShowTerm:
                 for b in st.body:
                     for s, _ in atoms(b):
                         prog.used.setdefault(s, (path, line))
-                prog.shown |= {sig for sig, _ in term_atoms(st.term)}
+                for sig, _ in term_atoms(st.term):
+                    prog.shown.add(sig)
+                    prog.shows.setdefault(sig, (path, line))
             elif st.ast_type in (ASTType.External,):
                 for s, _ in atoms(st.atom):
                     prog.declared.setdefault(s, (path, line))
@@ -341,8 +408,11 @@ def head_constants(prog: Program, sig: Sig, pos: int) -> dict[str, list[Rule]]:
 
 
 # ---- the checks --------------------------------------------------------------------------
-def lint(folder: str | Path) -> list[Finding]:
+def lint(folder: str | Path, rulings: str | Path | None = None) -> list[Finding]:
+    """Every finding of the checks on a rules folder.  `rulings`: the folder of the rulings
+    documents (default: find_rulings); cited section headings are checked only when found."""
     folder = Path(folder)
+    rulings = Path(rulings) if rulings is not None else find_rulings(folder)
     if not folder.is_dir():
         return [Finding(str(folder), 0, "parse", "no such rules folder")]
     prog = read_program(folder)
@@ -357,8 +427,8 @@ def lint(folder: str | Path) -> list[Finding]:
     if findings:                       # a file that does not parse: the other checks would mislead
         return sorted(findings)
     findings += check_grounding(folder)
-    sources = known_sources(folder)
-    if not sources:
+    sources = known_sources(folder, rulings)
+    if not sources.names:
         findings.append(Finding(rel(folder / "catalogue" / "sources.lp", folder), 0, "source",
                                 "no source_document(Stem, What) facts: the known rulings documents"))
     findings += check_citations(prog, sources)
@@ -384,7 +454,7 @@ def check_grounding(folder: Path) -> list[Finding]:
     return []
 
 
-def check_citations(prog: Program, sources: dict[str, str]) -> list[Finding]:
+def check_citations(prog: Program, sources: Sources) -> list[Finding]:
     out = []
     seen: set[int] = set()
     for r in prog.rules:
@@ -405,7 +475,7 @@ def check_citations(prog: Program, sources: dict[str, str]) -> list[Finding]:
     return out
 
 
-def check_catalogue(prog: Program, folder: Path, sources: dict[str, str], head: Sig, pos: int,
+def check_catalogue(prog: Program, folder: Path, sources: Sources, head: Sig, pos: int,
                     name: str, arity: int, check: str, used: dict[str, list[Rule]] | None = None) -> list[Finding]:
     """Every id catalogued (name/arity facts) is given by a rule, and every id given is
     catalogued; `used` (id -> rules), when given, replaces the constants of head/pos."""
@@ -443,7 +513,7 @@ def check_vocabulary(prog: Program, folder: Path) -> list[Finding]:
     out = []
     docs, outputs = vocabulary(folder)
     vocab = rel(folder / "vocabulary.lp", folder)
-    everything = {**prog.declared, **prog.used, **prog.defined}
+    everything = {**prog.shows, **prog.declared, **prog.used, **prog.defined}
     for sig, (path, line) in sorted(everything.items()):
         n = len(docs.get(sig, []))
         if n == 0:
@@ -453,6 +523,10 @@ def check_vocabulary(prog: Program, folder: Path) -> list[Finding]:
         if len(lines) > 1:
             out.append(Finding(vocab, lines[1], "vocabulary",
                                f"{sig[0]}/{sig[1]} is documented {len(lines)} times (lines {', '.join(map(str, lines))})"))
+    for sig, (path, line) in sorted(prog.shows.items()):
+        if path.name != "output.lp":
+            out.append(Finding(rel(path, folder), line, "output",
+                               f"#show of {sig[0]}/{sig[1]} outside output.lp (what a query shows is said in one place)"))
     for sig, (path, line) in sorted(prog.used.items()):
         if sig not in prog.defined and sig not in prog.declared:
             out.append(Finding(rel(path, folder), line, "undefined",
@@ -464,7 +538,7 @@ def check_vocabulary(prog: Program, folder: Path) -> list[Finding]:
     return out
 
 
-def check_readings(prog: Program, folder: Path, sources: dict[str, str]) -> list[Finding]:
+def check_readings(prog: Program, folder: Path, sources: Sources) -> list[Finding]:
     out = []
     readings = {_const(a[0]): (p, l, a) for p, l, a in catalogue_facts(folder, "reading", 4)}
     values: dict[str, dict[str, tuple[Path, int, list[Any]]]] = {}

@@ -14,7 +14,9 @@ from .effects import LEGACY_SCHEMA, entry_schema, kind_schema, vocabulary
 from .words import ATTRIBUTES, FRAME_FLAGS, RACES
 
 __all__ = ["ATTRIBUTES", "FRAME_FLAGS", "RACES"]
-PHASES = ["draw", "standby", "main1", "battle", "main2", "end"]
+PHASE_NAMES = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
+               "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}   # in turn order
+PHASES = list(PHASE_NAMES)
 BATTLE_STEPS = ["start", "battle", "damage", "end"]
 EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
           "attack", "draw", "battle_by_effect", "returned", "control_change"]

@@ -36,7 +36,7 @@ from .encode import Encoding, card_facts, const
 from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
 from .model import ZONES
-from .schema import EVENTS, PHASES, BATTLE_STEPS, SPECIAL_SUMMON_METHODS
+from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
 
 SEARCH_DIR = "search"
@@ -684,8 +684,6 @@ class Progress:
 
 
 # ---- readable output ----------------------------------------------------------------
-PHASE_WORDS = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
-               "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}
 ZONE_WORDS = [("monsters", "monsters"), ("spells_traps", "spells/traps"), ("field_spell", "field spell"),
               ("hand", "hand"), ("extra_deck", "Extra Deck"), ("graveyard", "Graveyard"), ("banished", "banished")]
 
@@ -705,7 +703,7 @@ def _entry_words(e: dict) -> str:
 def board_lines(snap: dict) -> list[str]:
     """A snapshot as a few lines of plain text."""
     step = f', {snap["battle_step"]} step' if "battle_step" in snap else ""
-    out = [f'Turn {snap.get("turn", 3)}, {snap.get("turn_player", "A")}\'s {PHASE_WORDS[snap.get("phase", "main1")]}{step}'
+    out = [f'Turn {snap.get("turn", 3)}, {snap.get("turn_player", "A")}\'s {PHASE_NAMES[snap.get("phase", "main1")]}{step}'
            + (f'; on the chain: {", ".join(snap["chain"])}' if snap.get("chain") else "; no chain")]
     for key, side in snap.get("players", {}).items():
         parts = []
