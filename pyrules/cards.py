@@ -6,9 +6,10 @@ from typing import Any, Iterable
 
 import yaml
 
+from .effects import entry_problems
 from .errors import InvalidInput, Problem
 from .paths import facts_dir
-from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, entry_problems, validate
+from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, validate
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

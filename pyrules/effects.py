@@ -24,6 +24,7 @@ from typing import Any, Callable
 import yaml
 
 from .paths import rules_dir
+from .validator import validate
 from .words import ATTRIBUTES, FRAME_FLAGS, RACES
 
 DECLARATION = "effects.yaml"
@@ -133,7 +134,7 @@ def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[s
     props: dict[str, Any] = {}
     for k in voc.kinds.values():
         for a in k.args:
-            props.setdefault(a.name, {})          # checked per kind by schema.entry_problems()
+            props.setdefault(a.name, {})          # checked per kind by entry_problems()
     return {"type": "object", "required": ["effect"],
             "description": "an effect (pyrules effects lists the kinds)",
             "properties": {"effect": {"type": "string", "description": "one of: " + ", ".join(voc.kinds)},
@@ -141,6 +142,24 @@ def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[s
             "additionalProperties": False,
             "allOf": [{"if": {"properties": {"effect": {"const": k.name}}},
                        "then": kind_schema(k, applied, voc)} for k in voc.kinds.values()]}
+
+
+_KIND_SCHEMAS: dict[tuple[str, bool], dict] = {}
+
+
+def entry_problems(entry: Any, path: str, applied: bool = False) -> list[tuple[str, str]]:
+    """(path, message) for every way one entry breaks the schema of its kind."""
+    voc = vocabulary()
+    if not isinstance(entry, dict):
+        return [(path, f"expected a mapping, got {type(entry).__name__}")]
+    name = entry.get("effect")
+    if not isinstance(name, str) or name not in voc.kinds:
+        return [(f"{path}.effect", f"unknown effect {name!r} (pyrules effects lists them)" if name is not None
+                 else "is required")]
+    schema = _KIND_SCHEMAS.get((name, applied))
+    if schema is None:
+        schema = _KIND_SCHEMAS[(name, applied)] = kind_schema(voc.kinds[name], applied, voc)
+    return list(validate(entry, schema, schema, path))
 
 
 # ---- the older card keys -----------------------------------------------------------------

@@ -31,14 +31,12 @@ T = TypeVar("T")
 class Evidence:
     """What a reason rests on, as data (one evidence atom of the rules' answer):
     kind "event" (event: its number in this_turn, from 1; what: its kind; card: its card's
-    id; flags: negated, replay), "card" (card: its id; name and player, or gone), "need"
+    id; flags: negated, replay), "card" (card: its id; name and player, or gone), "effect"
+    (number: the snapshot's applied effect, from 1; what: its kind; name: its source card), "need"
     (number: the number a rule asks for), "sum" (number: the snapshot's number; needs: the
-    one asked for), "effect" (effect: its number in the snapshot's effects, from 1; what:
-    its kind; name: the name of its source card), or another atom's name (term: the atom
-    as clingo writes it)."""
+    one asked for), or another atom's name (term: the atom as clingo writes it)."""
     kind: str
     event: int | None = None
-    effect: int | None = None
     card: str | None = None
     number: int | None = None
     needs: int | None = None
@@ -61,8 +59,9 @@ class Evidence:
             return f"event {self.event}: {what}" + (f" ({', '.join(self.flags)})" if self.flags else "")
         if self.kind == "card":
             return self.card_text()
-        if self.kind == "effect":
-            return f"effects[{(self.effect or 1) - 1}]: {self.what}" + (f" from \"{self.name}\"" if self.name else "")
+        if self.kind == "effect":      # the snapshot's applied effect number (from 1)
+            source = f" from \"{self.name}\"" if self.name else ""
+            return f"effects[{(self.number or 1) - 1}]: {self.what}{source}"
         if self.kind == "need":
             return f"needs {self.number}"
         if self.kind == "sum":
@@ -352,7 +351,7 @@ class Engine:
     def reason(self, enc: Encoding, rid: str, evidence: list[Symbol]) -> Reason:
         text, source = self.catalogue.reasons.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
         grounds = tuple(self.evidence_of(enc, e) for e in evidence)
-        cards = [g.text() for g in grounds if g.kind in ("card", "effect")]
+        cards = [g.card_text() if g.kind == "card" else g.text() for g in grounds if g.kind in ("card", "effect")]
         needs = [str(g.number if g.kind == "need" else g.needs) for g in grounds if g.kind in ("need", "sum")]
         sums = [str(g.number) for g in grounds if g.kind == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
@@ -382,8 +381,8 @@ class Engine:
         if e.name == "card" and len(args) == 1 and numbers[0] is not None:
             return self.card_evidence(enc, numbers[0])
         if e.name == "effect" and len(args) == 1 and numbers[0] is not None:
-            eff = enc.game.effects[numbers[0] - 1]          # the snapshot's applied effect k (from 1)
-            return Evidence("effect", effect=numbers[0], what=eff["effect"], name=eff.get("source"))
+            eff = enc.game.effects[numbers[0] - 1]
+            return Evidence("effect", number=numbers[0], what=eff["effect"], name=eff.get("source"))
         if e.name == "need" and len(args) == 1 and numbers[0] is not None:
             return Evidence("need", number=numbers[0])
         if e.name == "sum" and len(args) == 2 and None not in numbers:

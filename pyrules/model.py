@@ -13,9 +13,9 @@ from typing import Any
 import yaml
 
 from .cards import CardDB, load_yaml
-from .effects import kind as effect_kind
+from .effects import entry_problems, kind as effect_kind
 from .errors import InvalidInput, Problem
-from .schema import SNAPSHOT_SCHEMA, entry_problems, validate
+from .schema import SNAPSHOT_SCHEMA, validate
 
 # zone key in the snapshot -> zone name in the rules
 ZONES = {"hand": "hand", "extra_deck": "extra_deck", "monsters": "monster_zone",
