@@ -208,7 +208,7 @@ def main() -> None:
     if "fast" in fastclingo.PATHS:
         gain = fastclingo_gain(engine, 60 if q else n_lat)
         fast_s, pub_s = statistics.median(gain["fast"]), statistics.median(gain["public"])
-        rows += [(f"fastclingo: legal() median, fast path / public API (alternating blocks of 10)",
+        rows += [("fastclingo: legal() median, fast path / public API (alternating blocks of 10)",
                   f"{ms(fast_s)} / {ms(pub_s)}", ""),
                  ("ratio public API / fast path, legal()", f"{pub_s / fast_s:.3f}x", "")]
         rates = fastclingo_batch_gain(engine, [json.dumps(typical(i)) for i in range(128 if q else 640)], 2 if q else 8)

@@ -47,7 +47,7 @@ CARD_SCHEMA: dict[str, Any] = {
         "trap_type": {"enum": ["normal", "continuous", "counter"]},
         "effects": {"type": "array", "items": entry_schema(),
                     "description": "the card's effects (pyrules effects lists every kind)"},
-        **{key: {**schema, "description": f"shorthand for effects entries (older card key)"}
+        **{key: {**schema, "description": "shorthand for effects entries (older card key)"}
            for key, schema in LEGACY_SCHEMA.items()},
         "unmodelled": {"type": "string", "description": "rule-relevant text of the card that no effect models yet, and why"},
         "source": _str,

@@ -75,7 +75,7 @@ def test_test_reports_each_failing_check(tmp_path):
     assert r.exit_code == 1
     lines = r.output.strip().splitlines()
     assert lines[-1] == "2 passed, 1 failed"
-    fail = [l for l in lines if l.startswith("FAILED")]
+    fail = [x for x in lines if x.startswith("FAILED")]
     assert len(fail) == 1
     assert "Wrongly expects a second Normal Summon" in fail[0] and "normal_summon(ox)" in fail[0]
     assert "expected permitted, got forbidden" in fail[0] and "normal_summon_used" in fail[0]
