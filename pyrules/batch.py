@@ -24,6 +24,7 @@ from .actions import Action, parse_action
 from .encode import batch_link_rules
 from .errors import InvalidInput, Problem
 from .fastclingo import number, split_by_first
+from .limits import Limits, parse_json
 
 CHUNK = 64                      # snapshots per shared grounding (measured: 50-100 is best)
 _W = "W__pyrules_snapshot"      # the snapshot variable the transform adds
@@ -131,6 +132,8 @@ class Batch:
             yield from self.judge_chunk(buf)
 
     def _one(self, snapshot: Any) -> Result:
+        if isinstance(snapshot, InvalidInput):      # a line that could not be read
+            return snapshot
         try:
             if self.action is None:
                 return self.engine.legal(snapshot, self.readings)
@@ -181,18 +184,36 @@ class Batch:
 
 
 # ---- JSON Lines --------------------------------------------------------------------------
-def parse_line(text: str) -> Any:
-    """One input line -> a snapshot dict, or InvalidInput for a line that is not one."""
+def parse_line(text: "str | InvalidInput", limits: Limits | None = None) -> Any:
+    """One input line -> a snapshot dict, or InvalidInput for a line that is not one (over the
+    byte limit, not UTF-8 (limits.read_lines), not JSON, nested too deeply, a key given twice,
+    not an object).  The other limits are checked when the snapshot is read."""
+    if isinstance(text, InvalidInput):
+        return text
     text = text.strip()
     if not text:
         return InvalidInput(Problem("line", "empty line (expected one JSON snapshot)"))
     try:
-        value = json.loads(text)
-    except ValueError as e:
-        return InvalidInput(Problem("line", f"not valid JSON: {e}"))
+        value = parse_json(text, "line", limits or Limits.from_env(), walk=False)
+    except InvalidInput as e:
+        return e
     if not isinstance(value, dict):
         return InvalidInput(Problem("line", "a snapshot is a JSON object"))
     return value
+
+
+class Line(str):
+    """One output record as JSON text; `error` says whether the line could not be judged."""
+    error: bool = False
+
+    def __reduce__(self):                 # keeps `error` across worker processes
+        return (_line, (str(self), self.error))
+
+
+def _line(text: str, error: bool) -> Line:
+    out = Line(text)
+    out.error = error
+    return out
 
 
 def record(line: int, result: Result) -> dict[str, Any]:
@@ -224,15 +245,18 @@ def _init_worker(config: dict[str, Any]) -> None:
     _WORKER["engine"] = engine
     _WORKER["batch"] = Batch(engine, config["readings"], config["check"], config["chunk"])
     _WORKER["as_json"] = config["as_json"]
+    _WORKER["lines"] = config.get("lines", True)
 
 
 def _work(task: tuple[int, list[Any]]) -> list[Any]:
     start, items = task
     batch: Batch = _WORKER["batch"]
-    snaps = [parse_line(x) if isinstance(x, str) else x for x in items]
-    results = batch.judge_chunk(snaps)
+    if _WORKER["lines"]:
+        limits = batch.engine.limits
+        items = [parse_line(x, limits) if isinstance(x, (str, InvalidInput)) else x for x in items]
+    results = batch.judge_chunk(items)
     if _WORKER["as_json"]:
-        return [json.dumps(record(start + i, r)) for i, r in enumerate(results)]
+        return [_line(json.dumps(record(start + i, r)), isinstance(r, InvalidInput)) for i, r in enumerate(results)]
     return results
 
 
@@ -251,11 +275,13 @@ def _chunks(items: Iterable[Any], size: int, first: int = 0) -> Iterator[tuple[i
 
 def run(items: Iterable[Any], *, engine=None, engine_config: dict[str, Any] | None = None,
         readings: dict[str, str] | None = None, check: Any = None, workers: int = 1,
-        chunk: int = CHUNK, as_json: bool = False, first: int = 1) -> Iterator[Any]:
-    """Judge snapshots (dicts, or JSON text lines) in order.  Yields results (Legal, Verdict or
-    InvalidInput), or with as_json the output record of each line as JSON text."""
+        chunk: int = CHUNK, as_json: bool = False, first: int = 1, lines: bool = True) -> Iterator[Any]:
+    """Judge snapshots in order: dicts, or text, which is a JSON Lines line (with lines=True; an
+    InvalidInput from limits.read_lines stands for a line that could not be read) or any
+    snapshot text `Engine.legal` reads (lines=False).  Yields results (Legal, Verdict or
+    InvalidInput), or with as_json the output record of each line as a `Line` (JSON text)."""
     config = {"engine": engine_config or {}, "readings": readings, "check": check, "chunk": chunk,
-              "as_json": as_json}
+              "as_json": as_json, "lines": lines}
     if workers <= 1:
         if engine is None:
             from .engine import Engine

@@ -4,22 +4,32 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
-
 from .errors import InvalidInput, Problem
+from .limits import parse_yaml, read_file
 from .paths import facts_dir
 from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, validate
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
+    """YAML text -> a value (a key given twice is InvalidInput, with its field path below base)."""
+    return parse_yaml(text, origin, None, base)
 
 
-def load_yaml(text: str) -> Any:
-    return yaml.load(text, Loader=_Loader)
+def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
+    """Problems of one card definition, inline in a snapshot or in a card pool: the card
+    schema, and what the schema's JSON Schema subset cannot say (card_rule_problems; not for
+    a partial card, such as the overlay's properties)."""
+    found = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
+    if not found and not partial:
+        found = card_rule_problems(card, path)
+    return found
 
 
-def card_problems(card: Any, path: str) -> list[Problem]:
-    """Schema problems of one card definition (inline or from a database)."""
-    return [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
+def card_rule_problems(card: dict, path: str) -> list[Problem]:
+    """A monster card needs a Level: the Tribute count and the Summon rules read it."""
+    if card.get("kind") == "monster" and "level" not in card:
+        return [Problem(f"{path}.level", "is required for a monster card")]
+    return []
 
 
 class CardDB:
@@ -56,10 +66,7 @@ class CardDB:
     @classmethod
     def from_file(cls, path: str | Path) -> "CardDB":
         path = Path(path)
-        try:
-            data = load_yaml(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
-            raise InvalidInput(Problem(str(path), f"cannot read card file: {e}")) from None
+        data = load_yaml(read_file(path, None, str(path)), str(path), path.name)
         if isinstance(data, dict) and "cards" in data:
             data = data["cards"]
         if not isinstance(data, list):

@@ -1,7 +1,9 @@
 """The `pyrules` command line (click).
 
-Exit statuses: 0 success (for `check`: permitted), 1 forbidden (`check`) or failed
-checks (`test`, `lint`), 2 invalid input (snapshot, action, reading or file).
+Exit statuses (named below): 0 success (for `check`: PERMITTED), 1 FORBIDDEN (`check`) or
+FAILED (`test`, `lint`, `verify`), 2 INVALID input (snapshot, action, reading or file):
+every InvalidInput a command raises becomes an `InvalidInputError`, click's way of ending
+with a message and a status, its problems on standard error, one per line.
 """
 from __future__ import annotations
 
@@ -15,7 +17,40 @@ import click
 from . import __version__
 from .errors import InvalidInput, Problem
 
-EXIT_OK, EXIT_FORBIDDEN, EXIT_INVALID = 0, 1, 2
+# exit statuses: the documented values, named for what they mean
+OK = PERMITTED = 0
+FORBIDDEN = 1          # check, explain: the action is forbidden
+FAILED = 1             # test, lint, verify: a check failed, a finding, a property that does not hold
+INVALID = 2            # invalid input (usage errors too: click's own status for them)
+
+
+class InvalidInputError(click.ClickException):
+    """Invalid input, the click way: exit status INVALID, each problem on standard error as
+    `invalid input: PATH: MESSAGE` (at most Limits.max_problems of them, then a count)."""
+    exit_code = INVALID
+
+    def __init__(self, error: InvalidInput) -> None:
+        super().__init__(str(error))
+        self.problems = error.problems
+
+    def show(self, file: Any = None) -> None:
+        from .limits import Limits, shown
+        try:
+            limits = Limits.from_env()
+        except InvalidInput:
+            limits = Limits()
+        for line in shown(self.problems, limits):
+            click.echo(f"invalid input: {line}", err=True, file=file)
+
+
+class _Group(click.Group):
+    """A command group whose commands' InvalidInput ends the run as an InvalidInputError."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InvalidInput as e:
+            raise InvalidInputError(e) from None
 
 
 def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = None):
@@ -23,23 +58,15 @@ def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = No
     key = (rules, cards)
     cache = ctx.ensure_object(dict)
     if key not in cache:
-        try:
-            cache[key] = Engine(rules=rules, cards=cards)
-        except InvalidInput as e:
-            _fail(e)
+        cache[key] = Engine(rules=rules, cards=cards)
     return cache[key]
 
 
-def _fail(error: InvalidInput) -> None:
-    for p in error.problems:
-        click.echo(f"invalid input: {p}", err=True)
-    sys.exit(EXIT_INVALID)
-
-
-def _snapshot(value: str) -> Any:
-    """SNAPSHOT argument: a path, or '-' for standard input."""
+def _snapshot(value: str, engine: Any) -> Any:
+    """SNAPSHOT argument: a path, or '-' for standard input (read within the engine's limits)."""
     if value == "-":
-        return sys.stdin.read()
+        from .limits import read_stream
+        return read_stream(click.get_binary_stream("stdin"), engine.limits, "-")
     path = Path(value)
     if not path.is_file():
         raise InvalidInput(Problem(value, "no such snapshot file"))
@@ -65,7 +92,7 @@ rules_option = click.option("--rules", "rules", type=click.Path(exists=True, fil
                             help="A rules folder to use instead of the shipped one.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pyrules")
 def main() -> None:
     """pyrules: which Yu-Gi-Oh! actions are permitted in a snapshot, and why the others are not.
@@ -102,11 +129,8 @@ def legal(ctx, snapshot, as_json, show_all, readings, cards, rules):
         pyrules legal facts/examples/main_phase.yaml --all --reading position_change_limit=any_change
     """
     from .render import print_legal
-    try:
-        engine = _engine(ctx, rules, cards)
-        result = engine.legal(_snapshot(snapshot), _readings(readings), include_forbidden=show_all)
-    except InvalidInput as e:
-        _fail(e)
+    engine = _engine(ctx, rules, cards)
+    result = engine.legal(_snapshot(snapshot, engine), _readings(readings), include_forbidden=show_all)
     if as_json:
         click.echo(json.dumps(result.to_json(include_forbidden=show_all), indent=None))
     else:
@@ -132,16 +156,13 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
         pyrules check facts/examples/main_phase.yaml '{"action":"normal_summon","card":"skull","tributes":["faith"]}' --json
     """
     from .render import print_verdict
-    try:
-        engine = _engine(ctx, rules, cards)
-        verdict = engine.check(_snapshot(snapshot), action, _readings(readings))
-    except InvalidInput as e:
-        _fail(e)
+    engine = _engine(ctx, rules, cards)
+    verdict = engine.check(_snapshot(snapshot, engine), action, _readings(readings))
     if as_json:
         click.echo(json.dumps(verdict.to_json()))
     else:
         print_verdict(verdict)
-    sys.exit(EXIT_OK if verdict.permitted else EXIT_FORBIDDEN)
+    sys.exit(PERMITTED if verdict.permitted else FORBIDDEN)
 
 
 @main.command()
@@ -230,10 +251,10 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
     from .cases import case_checks, case_files, load_cases, run_file
     roots = [Path(p) for p in paths] or _default_cases()
     if not roots:
-        _fail(InvalidInput(Problem("PATH", "no ruling case files given (and no tests/cases folder here)")))
+        raise InvalidInput(Problem("PATH", "no ruling case files given (and no tests/cases folder here)"))
     missing = [str(p) for p in roots if not p.exists()]
     if missing:
-        _fail(InvalidInput([Problem(m, "no such file or folder") for m in missing]))
+        raise InvalidInput([Problem(m, "no such file or folder") for m in missing])
     files = case_files(roots)
     problems = []
     for f in files:
@@ -245,11 +266,11 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
         except Exception as e:   # unreadable or malformed: YAML, encoding, shape
             problems.append(Problem(str(f), f"cannot read the case file: {str(e).strip() or 'expected a list of cases'}"))
     if problems:
-        _fail(InvalidInput(problems))
+        raise InvalidInput(problems)
     try:
         engine = _engine(ctx, rules, cards)
     except RuntimeError as e:
-        _fail(InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}")))
+        raise InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}"))
     passed, failures = 0, []
     for f in files:
         for outcome in run_file(engine, f, pattern):
@@ -267,8 +288,8 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
         click.echo(f"{passed} passed, {len(failures)} failed")
     if pattern and not passed and not failures:        # a typo in -k must not look like success
         click.echo(f"no case name contains {pattern!r}", err=True)
-        sys.exit(EXIT_FORBIDDEN)
-    sys.exit(EXIT_FORBIDDEN if failures else EXIT_OK)
+        sys.exit(FAILED)
+    sys.exit(FAILED if failures else OK)
 
 
 @main.command()
@@ -294,7 +315,7 @@ def lint(as_json, rules):
         for f in findings:
             click.echo(str(f))
         click.echo(f"{len(findings)} problem{'s' * (len(findings) != 1)} in {folder}")
-    sys.exit(EXIT_FORBIDDEN if findings else EXIT_OK)
+    sys.exit(FAILED if findings else OK)
 
 
 @main.command()
@@ -313,13 +334,10 @@ def explain(ctx, snapshot, action, readings, cards, rules):
         pyrules explain facts/examples/main_phase.yaml "normal_summon(skull,[])"
     """
     from .explain import explain as run_explain
-    try:
-        engine = _engine(ctx, rules, cards)
-        verdict, lines = run_explain(engine, _snapshot(snapshot), action, _readings(readings))
-    except InvalidInput as e:
-        _fail(e)
+    engine = _engine(ctx, rules, cards)
+    verdict, lines = run_explain(engine, _snapshot(snapshot, engine), action, _readings(readings))
     click.echo("\n".join(lines))
-    sys.exit(EXIT_OK if verdict.permitted else EXIT_FORBIDDEN)
+    sys.exit(PERMITTED if verdict.permitted else FORBIDDEN)
 
 
 @main.command()
@@ -338,17 +356,14 @@ def show(ctx, snapshot, no_actions, readings, cards, rules):
         pyrules show facts/examples/main_phase.yaml
     """
     from .show import show as run_show
-    try:
-        engine = _engine(ctx, rules, cards)
-        import shutil
-        width = shutil.get_terminal_size((80, 24)).columns
-        click.echo(run_show(engine, _snapshot(snapshot), _readings(readings), with_actions=not no_actions,
-                            width=width))
-    except InvalidInput as e:
-        _fail(e)
+    engine = _engine(ctx, rules, cards)
+    import shutil
+    width = shutil.get_terminal_size((80, 24)).columns
+    click.echo(run_show(engine, _snapshot(snapshot, engine), _readings(readings), with_actions=not no_actions,
+                        width=width))
 
 
-@main.group()
+@main.group(cls=_Group)
 def cards():
     """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file."""
 
@@ -371,11 +386,8 @@ def cards_import(path, output, overlay):
     import time
     from .importers import dump_cards, import_cards, load_overlay
     start = time.perf_counter()
-    try:
-        result = import_cards(path, load_overlay(overlay) if overlay else None)
-        result.db()          # every card checked against the card schema
-    except InvalidInput as e:
-        _fail(e)
+    result = import_cards(path, load_overlay(overlay) if overlay else None)
+    result.db()          # every card checked against the card schema
     text = dump_cards(result.cards)
     if output:
         Path(output).write_text(text, encoding="utf-8")
@@ -425,14 +437,11 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
         pyrules diff first_turn_draw --scope monsters=1,events=2 --json
     """
     from .search import Progress, Scope, case_of, format_counterexample
-    try:
-        searcher = _searcher(ctx, rules, card_names)
-        pair = tuple(v.strip() for v in values.split(",")) if values else None
-        progress = Progress(sys.stderr)
-        result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
-        progress.clear()
-    except InvalidInput as e:
-        _fail(e)
+    searcher = _searcher(ctx, rules, card_names)
+    pair = tuple(v.strip() for v in values.split(",")) if values else None
+    progress = Progress(sys.stderr)
+    result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
+    progress.clear()
     info = searcher.engine.catalogue.readings[reading]
     shown = list(pair) if pair else [info.default] + [v for v in info.values if v != info.default][:1]
     written = []
@@ -481,18 +490,15 @@ def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, 
         pyrules verify --rules-file my_properties.lp my_property
     """
     from .search import Progress, Scope, format_counterexample
-    try:
-        searcher = _searcher(ctx, rules, card_names)
-        if list_only:
-            for name, prop in sorted(searcher.properties(rules_files).items()):
-                click.echo(f"{name}: {prop.text}")
-            return
-        progress = Progress(sys.stderr)
-        results = searcher.verify(names, rules_files, Scope.parse(scope_text) if scope_text else None,
-                                  timeout, progress)
-        progress.clear()
-    except InvalidInput as e:
-        _fail(e)
+    searcher = _searcher(ctx, rules, card_names)
+    if list_only:
+        for name, prop in sorted(searcher.properties(rules_files).items()):
+            click.echo(f"{name}: {prop.text}")
+        return
+    progress = Progress(sys.stderr)
+    results = searcher.verify(names, rules_files, Scope.parse(scope_text) if scope_text else None,
+                              timeout, progress)
+    progress.clear()
     if as_json:
         click.echo(json.dumps({"properties": [r.to_json() for r in results]}))
     else:
@@ -500,7 +506,7 @@ def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, 
             click.echo(f"{r.prop.name}: {r.summary()}\n  {r.prop.text}")
             for cx in r.result.found:
                 click.echo("\n".join("  " + line for line in format_counterexample(cx).splitlines()))
-    sys.exit(EXIT_OK if all(r.holds for r in results) else EXIT_FORBIDDEN)
+    sys.exit(OK if all(r.holds for r in results) else FAILED)
 
 
 
@@ -530,37 +536,52 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
         pyrules batch snapshots.jsonl -o results.jsonl --workers 2
         pyrules batch snapshots.jsonl --check "draw"
     """
+    from contextlib import ExitStack
+
     from .batch import progress, run
-    try:
-        if action is not None:
-            from .actions import parse_action
-            parse_action(action)
-        reading_map = _readings(readings)
+    from .limits import Limits, read_lines
+    if action is not None:
+        from .actions import parse_action
+        parse_action(action)
+    reading_map = _readings(readings)
+    config = {"rules": rules, "cards": cards}
+    engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
+    limits = engine.limits if engine is not None else Limits.from_env()
+    done = errors = 0
+    with ExitStack() as stack:             # the input and the output are closed however the run ends
         if infile == "-":
-            source, total = click.get_text_stream("stdin"), None
+            source, total = click.get_binary_stream("stdin"), None
         else:
             path = Path(infile)
             if not path.is_file():
                 raise InvalidInput(Problem(infile, "no such file"))
-            source = path.open(encoding="utf-8")
-            total = sum(1 for _ in path.open(encoding="utf-8")) if sys.stderr.isatty() else None
-        config = {"rules": rules, "cards": cards}
-        engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
-        lines = (line.rstrip("\n") for line in source)
-        out = click.open_file(outfile, "w", encoding="utf-8")
-        done = errors = 0
-        with out:
-            for text in progress(run(lines, engine=engine, engine_config=config, readings=reading_map,
-                                     check=action, workers=workers, as_json=True), total):
-                out.write(text + "\n")
-                done += 1
-                errors += text.startswith('{"line": ') and '"error": [' in text[:40]
-    except InvalidInput as e:
-        _fail(e)
+            source = stack.enter_context(_open(path, "rb", "IN.jsonl"))
+            total = _count_lines(path) if sys.stderr.isatty() else None
+        out = stack.enter_context(_open(outfile, "w", "--output"))
+        for line in progress(run(read_lines(source, limits), engine=engine, engine_config=config,
+                                 readings=reading_map, check=action, workers=workers, as_json=True), total):
+            out.write(line + "\n")
+            done += 1
+            errors += line.error
     summary = {"lines": done, "judged": done - errors, "errors": errors}
     click.echo(json.dumps(summary) if as_json else
                f"{done} lines: {done - errors} judged, {errors} with errors", err=True)
-    sys.exit(EXIT_OK if errors == 0 else EXIT_INVALID)
+    sys.exit(OK if errors == 0 else INVALID)
+
+
+def _open(name: str | Path, mode: str, option: str) -> Any:
+    """A file of the batch (or - for standard output), or InvalidInput naming the option."""
+    try:
+        if str(name) == "-" and "w" in mode:
+            return click.open_file("-", mode, encoding="utf-8")
+        return open(name, mode, **({} if "b" in mode else {"encoding": "utf-8"}))
+    except OSError as e:
+        raise InvalidInput(Problem(option, f"cannot open {name}: {e.strerror or e}")) from None
+
+
+def _count_lines(path: Path) -> int:
+    with open(path, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
 
 
 if __name__ == "__main__":   # pragma: no cover

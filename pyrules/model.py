@@ -10,10 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from .cards import CardDB, load_yaml
+from .cards import CardDB, card_rule_problems
 from .errors import InvalidInput, Problem
+from .limits import Limits, check_value, parse_yaml, read_file
 from .schema import SNAPSHOT_SCHEMA, validate
 
 # zone key in the snapshot -> zone name in the rules
@@ -62,38 +61,34 @@ class Game:
     problems: list[Problem] = field(default_factory=list)   # only with collect=True: see parse_snapshot
 
 
-def read_text(text: str, origin: str = "snapshot") -> Any:
-    try:
-        return load_yaml(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise InvalidInput(Problem(origin, f"not valid YAML or JSON{where}: {getattr(e, 'problem', e)}")) from None
+def read_text(text: str, origin: str = "snapshot", limits: Limits | None = None) -> Any:
+    """YAML or JSON text -> a value: size capped, keys given twice refused, the limits checked."""
+    return parse_yaml(text, origin, limits or Limits.from_env())
 
 
-def read_source(source: Any) -> Any:
-    """A snapshot from a dict, a path, '-' (standard input) or YAML/JSON text."""
+def read_source(source: Any, limits: Limits | None = None) -> Any:
+    """A snapshot from a dict, a path, '-' (standard input) or YAML/JSON text, within the limits."""
+    limits = limits or Limits.from_env()
     if isinstance(source, dict):
-        return source        # read only: normalisation builds new objects and never mutates it
+        check_value(source, limits)    # read only: normalisation builds new objects and never mutates it
+        return source
     if isinstance(source, Path):
-        try:
-            return read_text(source.read_text(encoding="utf-8"), str(source))
-        except (OSError, UnicodeDecodeError) as e:
-            raise InvalidInput(Problem(str(source), f"cannot read: {e}")) from None
+        return read_text(read_file(source, limits, str(source)), str(source), limits)
     if isinstance(source, str):
-        return read_text(source)
+        return read_text(source, "snapshot", limits)
     raise InvalidInput(Problem("snapshot", f"expected a mapping, a path or text, got {type(source).__name__}"))
 
 
 def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[str]],
-                   reading_overrides: dict[str, str] | None = None, collect: bool = False) -> Game:
+                   reading_overrides: dict[str, str] | None = None, collect: bool = False,
+                   limits: Limits | None = None) -> Game:
     """Validate the format of a snapshot and normalise it.  Raises InvalidInput.
 
     With collect=True, a snapshot whose types are right but whose references are not
     (unknown card names, duplicate or dangling ids, ...) is returned as a Game without
     the broken items and with `problems` set, so that the engine can add the physical
     limits' problems (rules/validity.lp) and report every problem at once."""
-    raw = read_source(source)
+    raw = read_source(source, limits)
     if not isinstance(raw, dict):
         raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
     problems = [Problem(p, m) for p, m in validate(raw, SNAPSHOT_SCHEMA, SNAPSHOT_SCHEMA)]
@@ -121,9 +116,7 @@ class _Normaliser:
 
     def card(self, ref: Any, path: str) -> dict:
         if isinstance(ref, dict):
-            if ref.get("kind") == "monster" and "level" not in ref:
-                # the Tribute count and the Summon rules read the Level: no monster goes without one
-                self.bad(f"{path}.level", "is required for a monster card")
+            self.problems += card_rule_problems(ref, path)
             return ref
         if ref not in self.cards:
             self.bad(path, f"unknown card name {ref!r}")
