@@ -59,6 +59,14 @@ class CardDB:
     def __len__(self) -> int:
         return len(self.by_name)
 
+    def nearest(self, name: str, n: int = 3) -> list[str]:
+        """The card names closest to name (for "did you mean ...?"), case aside."""
+        import difflib
+        lower: dict[str, str] = {}
+        for known in self.by_name:
+            lower.setdefault(known.lower(), known)
+        return [lower[m] for m in difflib.get_close_matches(name.lower(), list(lower), n=n, cutoff=0.6)]
+
     @classmethod
     def bundled(cls) -> "CardDB":
         return cls.from_file(facts_dir() / "cards.yaml")

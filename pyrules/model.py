@@ -88,6 +88,9 @@ def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[st
     (unknown card names, duplicate or dangling ids, ...) is returned as a Game without
     the broken items and with `problems` set, so that the engine can add the physical
     limits' problems (rules/validity.lp) and report every problem at once."""
+    if reading_overrides is not None and not isinstance(reading_overrides, dict):
+        raise InvalidInput(Problem("readings", "expected a mapping of reading names to values, such as "
+                                               f"{{'first_turn_draw': 'true'}}; got {type(reading_overrides).__name__}"))
     raw = read_source(source, limits)
     if not isinstance(raw, dict):
         raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
@@ -119,7 +122,9 @@ class _Normaliser:
             self.problems += card_rule_problems(ref, path)
             return ref
         if ref not in self.cards:
-            self.bad(path, f"unknown card name {ref!r}")
+            near = self.cards.nearest(ref) if isinstance(ref, str) else []
+            self.bad(path, f"unknown card name {ref!r}" + (f" (did you mean {' or '.join(map(repr, near))}?)"
+                                                          if near else ""))
             return {"name": ref, "kind": "monster"}
         return self.cards[ref]
 
@@ -146,6 +151,8 @@ class _Normaliser:
                     continue
                 if key == "field_spell":
                     items = [items]
+                if not isinstance(items, list):       # the schema check has said what it should be
+                    continue
                 for n, item in enumerate(items):
                     path = f"players.{p}.{key}" + ("" if key == "field_spell" else f"[{n}]")
                     if isinstance(item, str):
@@ -183,11 +190,11 @@ class _Normaliser:
         for e in entries:
             if e.equipped_to is not None and not ref(e.equipped_to, f"{e.path}.equipped_to"):
                 e.equipped_to = None
-        chain = [c for n, c in enumerate(raw.get("chain") or []) if ref(c, f"chain[{n}]")]
+        chain = [c for n, c in enumerate(_list(raw.get("chain"))) if ref(c, f"chain[{n}]")]
 
         events = []
         gone_ids: list[str] = []
-        for n, ev in enumerate(raw.get("this_turn") or []):
+        for n, ev in enumerate(_list(raw.get("this_turn"))):
             path = f"this_turn[{n}]"
             before = len(self.problems)
             ev = dict(ev)
@@ -206,7 +213,7 @@ class _Normaliser:
                     self.bad(f"{path}.{key}", f"{ev[key]!r} is not one of the players")
             ids = ([("card", ev["card"])] if "card" in ev else []) + \
                   ([("target", ev["target"])] if "target" in ev else []) + \
-                  [(f"tributes[{i}]", t) for i, t in enumerate(ev.get("tributes") or [])]
+                  [(f"tributes[{i}]", t) for i, t in enumerate(_list(ev.get("tributes")))]
             for key, value in ids:
                 ref(value, f"{path}.{key}", allow_direct=(key == "target"), gone=gone)
             if len(self.problems) > before:      # a broken event is left out (collect=True)
@@ -220,7 +227,8 @@ class _Normaliser:
         attack = raw.get("attack")
         if attack is not None:
             ok = [ref(attack["attacker"], "attack.attacker"), ref(attack["target"], "attack.target", allow_direct=True)]
-            ok += [ref(t, f"attack.targets_at_declaration[{i}]") for i, t in enumerate(attack["targets_at_declaration"])]
+            ok += [ref(t, f"attack.targets_at_declaration[{i}]")
+                   for i, t in enumerate(_list(attack["targets_at_declaration"]))]
             if not all(ok):
                 attack = None
 
@@ -245,3 +253,9 @@ class _Normaliser:
                     life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
                     deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
                     entries=entries, events=events, attack=attack, by_id=by_id, gone_ids=gone_ids)
+
+
+def _list(value: Any) -> list:
+    """A list from the snapshot, or nothing when it is not one (the schema check reports that:
+    a string is not read letter by letter)."""
+    return value if isinstance(value, list) else []
