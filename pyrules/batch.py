@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import json
 import multiprocessing
+import signal
 import sys
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -231,6 +232,8 @@ def _init_pool_worker(config: dict[str, Any]) -> None:
     """A worker process of the pool: its Engine, then the garbage collector told to leave the
     objects it starts with alone (they live as long as the process; scanning them would also
     copy the pages a forked worker shares with its parent) and to run less often."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C: the parent ends the pool in order
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)    # Pool.terminate(): end at once, quietly
     _init_worker(config)
     gc.freeze()
     gc.set_threshold(10_000, 50, 50)

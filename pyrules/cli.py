@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +54,25 @@ class _Group(click.Group):
             raise InvalidInputError(e) from None
 
 
+def _rules(rules: str | None) -> str | None:
+    """The rules folder: --rules, else the rules of the pyrules checkout the command runs in (a
+    designer's edits take effect, and a note on standard error says so when they are not the
+    installed copy), else None: the installed rules."""
+    if rules is not None:
+        return rules
+    from .paths import checkout_root, rules_dir
+    root = checkout_root()
+    if root is None:
+        return None
+    folder = root / "rules"
+    if folder.resolve() != rules_dir().resolve():
+        click.echo(f"pyrules: using the rules of the checkout {folder} (--rules DIR chooses others)", err=True)
+    return str(folder)
+
+
 def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = None):
     from .engine import Engine
+    rules = _rules(rules)
     key = (rules, cards)
     cache = ctx.ensure_object(dict)
     if key not in cache:
@@ -166,17 +184,21 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
 
 
 @main.command()
-@click.option("--card", "only_card", is_flag=True, help="Print only the card schema.")
-def schema(only_card):
-    """Print the JSON Schema of snapshots and of cards.
+@click.option("--card", "only_card", is_flag=True, help="Print the card schema instead.")
+@click.option("--all", "both", is_flag=True, help='Print both, as {"snapshot": ..., "card": ...} (not itself a schema).')
+def schema(only_card, both):
+    """Print the JSON Schema of snapshots (draft-07; cards inline under definitions.card).
 
     \b
     Example:
         pyrules schema > snapshot.schema.json
-        pyrules schema --card
+        pyrules schema --card > card.schema.json
+        pyrules schema --all
     """
-    from .schema import CARD_SCHEMA, schemas
-    click.echo(json.dumps(CARD_SCHEMA if only_card else schemas(), indent=2))
+    from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, schemas
+    if only_card and both:
+        raise InvalidInput(Problem("--card", "give --card or --all, not both"))
+    click.echo(json.dumps(schemas() if both else CARD_SCHEMA if only_card else SNAPSHOT_SCHEMA, indent=2))
 
 
 @main.command()
@@ -224,9 +246,13 @@ def reasons(ctx, as_json, rules):
 
 # ---- the rules designer's toolkit: test, lint, explain, show, cards import ----------
 def _default_cases() -> list[Path]:
-    """The project's ruling suite when run from a checkout (tests/cases next to pyrules/)."""
-    here = Path(__file__).resolve().parent.parent / "tests" / "cases"
-    return [here] if here.is_dir() else []
+    """The project's ruling suite when run in a checkout (its tests/cases), or beside the package."""
+    from .paths import checkout_root
+    root = checkout_root()
+    for here in ([root / "tests" / "cases"] if root else []) + [Path(__file__).resolve().parent.parent / "tests" / "cases"]:
+        if here.is_dir():
+            return [here]
+    return []
 
 
 @main.command("test")
@@ -283,6 +309,7 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
                                "failures": [{"file": o.file, "case": o.case, "check": o.check, "message": o.message}
                                             for o in failures]}, indent=2))
     else:
+        click.echo(f"rules: {engine.rules_dir}")
         for o in failures:
             click.echo(f"FAILED {o.file}: {o.case} :: {o.check}: {o.message}")
         click.echo(f"{passed} passed, {len(failures)} failed")
@@ -306,6 +333,7 @@ def lint(as_json, rules):
     """
     from .lint import lint as run_lint
     from .paths import rules_dir
+    rules = _rules(rules)
     folder = Path(rules) if rules else rules_dir()
     findings = run_lint(folder)
     if as_json:
@@ -406,7 +434,8 @@ pool_option = click.option("--cards", "card_names", default=None, metavar="NAMES
                            help="Comma-separated card names the snapshots draw from (default: Battle Ox, "
                                 "Man-Eater Bug, Summoned Skull, Blue-Eyes White Dragon, Dark Necrofear).")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-                              metavar="SECONDS", help="Stop cleanly after this long and report what was found.")
+                              metavar="SECONDS", help="Stop cleanly after this long (the whole run: for verify, all the "
+                                                      "properties together) and report what was found.")
 
 
 def _searcher(ctx, rules, card_names):
@@ -481,7 +510,9 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
 def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, timeout, rules):
     """Check properties of the rules: "holds within scope ..." or the minimal counterexample.
 
-    Exit status 0 when every property checked holds, 1 otherwise.
+    Exit status 0 when every property checked holds, 1 otherwise.  --scope keys go over each
+    property's own scope; --timeout is for the whole run (a property reached after it is
+    reported as unknown).
 
     \b
     Example:
@@ -489,15 +520,14 @@ def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, 
         pyrules verify attacker_keeps_position --scope monsters=3,events=4
         pyrules verify --rules-file my_properties.lp my_property
     """
-    from .search import Progress, Scope, format_counterexample
+    from .search import Progress, format_counterexample
     searcher = _searcher(ctx, rules, card_names)
     if list_only:
         for name, prop in sorted(searcher.properties(rules_files).items()):
             click.echo(f"{name}: {prop.text}")
         return
     progress = Progress(sys.stderr)
-    results = searcher.verify(names, rules_files, Scope.parse(scope_text) if scope_text else None,
-                              timeout, progress)
+    results = searcher.verify(names, rules_files, scope_text, timeout, progress)
     progress.clear()
     if as_json:
         click.echo(json.dumps({"properties": [r.to_json() for r in results]}))
@@ -536,7 +566,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
         pyrules batch snapshots.jsonl -o results.jsonl --workers 2
         pyrules batch snapshots.jsonl --check "draw"
     """
-    from contextlib import ExitStack
+    from contextlib import ExitStack, closing
 
     from .batch import progress, run
     from .limits import Limits, read_lines
@@ -544,6 +574,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
         from .actions import parse_action
         parse_action(action)
     reading_map = _readings(readings)
+    rules = _rules(rules)
     config = {"rules": rules, "cards": cards}
     engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
     limits = engine.limits if engine is not None else Limits.from_env()
@@ -558,11 +589,20 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
             source = stack.enter_context(_open(path, "rb", "IN.jsonl"))
             total = _count_lines(path) if sys.stderr.isatty() else None
         out = stack.enter_context(_open(outfile, "w", "--output"))
-        for line in progress(run(read_lines(source, limits), engine=engine, engine_config=config,
-                                 readings=reading_map, check=action, workers=workers, as_json=True), total):
-            out.write(line + "\n")
-            done += 1
-            errors += line.error
+        results = stack.enter_context(closing(run(read_lines(source, limits), engine=engine, engine_config=config,
+                                                  readings=reading_map, check=action, workers=workers,
+                                                  as_json=True)))
+        stack.enter_context(_stopped_by_signals())
+        try:
+            for line in progress(results, total):
+                out.write(line + "\n")
+                done += 1
+                errors += line.error
+        except _Stopped as e:
+            results.close()              # the worker processes end before they write anything
+            click.echo(f"pyrules batch: stopped by {e.name} after {done} lines", err=True)
+            stack.close()
+            sys.exit(128 + e.signum)
     summary = {"lines": done, "judged": done - errors, "errors": errors}
     click.echo(json.dumps(summary) if as_json else
                f"{done} lines: {done - errors} judged, {errors} with errors", err=True)
@@ -577,6 +617,29 @@ def _open(name: str | Path, mode: str, option: str) -> Any:
         return open(name, mode, **({} if "b" in mode else {"encoding": "utf-8"}))
     except OSError as e:
         raise InvalidInput(Problem(option, f"cannot open {name}: {e.strerror or e}")) from None
+
+
+class _Stopped(Exception):
+    def __init__(self, signum: int) -> None:
+        import signal
+        super().__init__(signum)
+        self.signum, self.name = signum, signal.Signals(signum).name
+
+
+@contextmanager
+def _stopped_by_signals():
+    """SIGTERM and SIGINT (Ctrl-C) raise _Stopped in the batch's main loop, so that the pool of
+    workers is ended in order (no worker is left to write into a closed pipe)."""
+    import signal
+
+    def stop(signum, _frame):
+        raise _Stopped(signum)
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
 
 
 def _count_lines(path: Path) -> int:

@@ -238,3 +238,167 @@ def test_legal_many_reads_yaml_text_as_legal_does(engine):
     out = engine.legal_many([text, EXAMPLE])
     want = engine.legal(text).to_json()
     assert [r.to_json() for r in out] == [want, want]
+
+
+def test_readings_given_as_text_instead_of_a_mapping(engine):
+    with pytest.raises(InvalidInput, match=r"^readings: expected a mapping of reading names to values"):
+        engine.legal(EMPTY, "first_turn_draw=true")
+    with pytest.raises(InvalidInput, match=r"^readings: expected a mapping"):
+        engine.check(EMPTY, "draw", ["first_turn_draw"])
+
+
+# ---- more files that are not text ------------------------------------------------------------
+def test_a_binary_rules_file_for_verify(tmp_path):
+    path = write(tmp_path, "bin.lp", bytes(range(200, 256)) * 4)
+    refused(["verify", "--rules-file", path], str(path), "not UTF-8 text")
+
+
+# ---- a batch stopped by a signal -----------------------------------------------------------
+def test_a_batch_stopped_by_sigterm_ends_its_workers_quietly(tmp_path):
+    import subprocess
+    import sys
+    line = json.dumps({"snapshot": 1, "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox",
+                                                                        "position": "attack"}]}, "B": {}}})
+    infile = write(tmp_path, "in.jsonl", (line + "\n") * 20_000)
+    out, err = tmp_path / "out.jsonl", tmp_path / "err.txt"
+    with open(err, "wb") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "pyrules", "batch", str(infile), "--workers", "2", "-o", str(out)],
+                                stderr=stderr, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 50_000):
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            rc = proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    time.sleep(1.0)                       # a worker left behind would write its traceback now
+    text = err.read_text()
+    assert rc == 128 + signal.SIGTERM and "Traceback" not in text and "BrokenPipe" not in text, text
+    assert text.startswith("pyrules batch: stopped by SIGTERM after ")
+
+
+# ---- the physical limits: an attack in progress belongs to the Battle Phase ----------------
+@pytest.mark.parametrize("phase", ["main1", "main2", "end"])
+def test_an_attack_in_progress_outside_the_battle_phase(tmp_path, phase):
+    snap = {"snapshot": 1, "phase": phase,
+            "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]}, "B": {}},
+            "this_turn": [{"event": "attack", "card": "ox", "target": "direct"}],
+            "attack": {"attacker": "ox", "target": "direct", "targets_at_declaration": []}}
+    refused(["check", write(tmp_path, "s.json", json.dumps(snap)), "enter_battle_phase"], "attack",
+            "only in the battle phase")
+
+
+# ---- verify: the scope and the time limit ----------------------------------------------------
+def test_verify_scope_keys_go_over_the_propertys_own_scope():
+    res = cli(["verify", "revival_needs_proper_summon", "--scope", "monsters=1", "--json"])
+    scope = json.loads(res.stdout)["properties"][0]["scope"]
+    assert res.exit_code == 0 and scope["monsters"] == 1 and scope["banished"] == 1   # its own banished=1 kept
+
+
+def test_verify_timeout_is_for_the_whole_run():
+    res = cli(["verify", "--timeout", "0.05", "--json"])
+    props = json.loads(res.stdout)["properties"]
+    searched = [p for p in props if p["seconds"] > 0]
+    assert len(props) >= 10 and len(searched) <= 2, [(p["property"], p["seconds"]) for p in props]
+    assert all(p["holds"] is None and "time limit" in p["summary"] for p in props if p["seconds"] == 0)
+    assert res.exit_code == 1
+
+
+# ---- which rules: the checkout's, inside a checkout --------------------------------------------
+def test_inside_a_checkout_its_rules_and_cases_are_used(tmp_path, monkeypatch):
+    import shutil
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "tests" / "cases").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "cases" / "turn_phases.yaml", tmp_path / "tests" / "cases")
+    reasons = tmp_path / "rules" / "catalogue" / "reasons.lp"
+    text = reasons.read_text()
+    start = text.index('reason(not_main_phase, "') + len('reason(not_main_phase, "')
+    reasons.write_text(text[:start] + "Edited in the checkout. " + text[start:])
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    res = cli(["reasons", "--json"], fresh=True)
+    edited = {r["rule"]: r["text"] for r in json.loads(res.stdout)}["not_main_phase"]
+    assert edited.startswith("Edited in the checkout. ")
+    assert f"using the rules of the checkout {tmp_path / 'rules'}" in res.stderr
+    res = cli(["test"], fresh=True)
+    assert res.exit_code == 0 and res.stdout.splitlines()[0] == f"rules: {tmp_path / 'rules'}"
+    assert res.stdout.strip().endswith("passed, 0 failed") and not res.stdout.strip().startswith("0 passed")
+    monkeypatch.chdir(tmp_path.parent)          # outside any checkout: the installed rules
+    res = cli(["reasons", "--json"], fresh=True)
+    assert not {r["rule"]: r["text"] for r in json.loads(res.stdout)}["not_main_phase"].startswith("Edited")
+
+
+# ---- pyrules schema is a JSON Schema ------------------------------------------------------------
+def test_schema_prints_a_json_schema_that_validates_a_snapshot():
+    schema = json.loads(cli(["schema"]).stdout)
+    assert schema["$schema"].startswith("http://json-schema.org/draft-07/") and schema["type"] == "object"
+    assert "card" in schema["definitions"] and "players" in schema["properties"]
+    both = json.loads(cli(["schema", "--all"]).stdout)
+    assert both == {"snapshot": schema, "card": json.loads(cli(["schema", "--card"]).stdout)}
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.Draft7Validator.check_schema(schema)
+    jsonschema.validate(yaml.safe_load(EXAMPLE.read_text()), schema)
+
+
+# ---- one right error for a string where a list belongs; nearest card names -------------------
+@pytest.mark.parametrize("key, value, field", [
+    ("hand", "Battle Ox", "players.A.hand"), ("chain", "ox", "chain"), ("this_turn", "ox", "this_turn")])
+def test_a_string_where_a_list_belongs_gives_one_problem(tmp_path, key, value, field):
+    snap = {"snapshot": 1, "players": {"A": {}, "B": {}}}
+    if key == "hand":
+        snap["players"]["A"]["hand"] = value
+    else:
+        snap[key] = value
+    res = refused(["legal", write(tmp_path, "s.json", json.dumps(snap))], field, "expected a list, got a string")
+    assert len(res.stderr.splitlines()) == 1, res.stderr
+
+
+def test_an_unknown_card_name_suggests_the_nearest(tmp_path):
+    snap = {"snapshot": 1, "players": {"A": {"hand": ["battle ox", "Sumoned Skull", "Qwertyuiop"]}, "B": {}}}
+    res = refused(["legal", write(tmp_path, "s.json", json.dumps(snap))], "players.A.hand[0].card",
+                  "unknown card name 'battle ox' (did you mean 'Battle Ox'?)")
+    assert "unknown card name 'Sumoned Skull' (did you mean 'Summoned Skull'?)" in res.stderr
+    assert "unknown card name 'Qwertyuiop'\n" in res.stderr
+
+
+# ---- terminal width ------------------------------------------------------------------------------
+def test_reasons_and_show_fit_the_terminal_width():
+    with bounded():
+        runner = CliRunner(env={"COLUMNS": "100"})
+        reasons = runner.invoke(main, ["reasons"], obj=_OBJ)
+        show = CliRunner(env={"COLUMNS": "60"}).invoke(main, ["show", str(EXAMPLE)], obj=_OBJ)
+    assert reasons.exit_code == 0 and max(map(len, reasons.stdout.splitlines())) <= 100
+    assert "not_main_phase" in reasons.stdout
+    assert show.exit_code == 0 and max(map(len, show.stdout.splitlines())) <= 60
+    assert "Magician of Faith" in show.stdout and "flip_summon(bug)" in show.stdout
+
+
+# ---- exit statuses the click way ---------------------------------------------------------------
+def test_named_exit_statuses_and_the_invalid_input_exception():
+    import click
+
+    from pyrules import cli as cli_module
+    assert (cli_module.PERMITTED, cli_module.FORBIDDEN, cli_module.FAILED, cli_module.INVALID) == (0, 1, 1, 2)
+    error = cli_module.InvalidInputError(InvalidInput(__import__("pyrules").errors.Problem("turn", "bad")))
+    assert isinstance(error, click.ClickException) and error.exit_code == 2 and error.problems[0].path == "turn"
+
+
+def test_batch_counts_errors_from_its_results_and_closes_its_input(tmp_path, engine):
+    import gc
+    import warnings
+
+    from pyrules.batch import run
+    lines = [json.dumps(EMPTY), "not json", json.dumps({"snapshot": 1, "players": {"A": {}}})]
+    out = list(run(lines, engine=engine, engine_config=engine.config, as_json=True))
+    assert [x.error for x in out] == [False, True, True]
+    assert [x.error for x in pickle.loads(pickle.dumps(out))] == [False, True, True]
+    infile = write(tmp_path, "in.jsonl", "\n".join(lines) + "\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        res = cli(["batch", infile, "--json"])
+        gc.collect()
+    assert json.loads(res.stderr) == {"lines": 3, "judged": 1, "errors": 2}
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning) and "in.jsonl" in str(w.message)]
