@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable
 
+from .effects import entry_problems
 from .errors import InvalidInput, Problem
 from .limits import parse_yaml, read_file
 from .paths import facts_dir
@@ -17,12 +18,16 @@ def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
 
 def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
     """Problems of one card definition, inline in a snapshot or in a card pool: the card
-    schema, and what the schema's JSON Schema subset cannot say (card_rule_problems; not for
-    a partial card, such as the overlay's properties)."""
-    found = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
-    if not found and not partial:
-        found = card_rule_problems(card, path)
-    return found
+    schema, its effect entries, and what the schema's JSON Schema subset cannot say
+    (card_rule_problems; not for a partial card, such as the overlay's properties)."""
+    problems = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
+    if isinstance(card, dict) and isinstance(card.get("effects"), list):
+        for i, entry in enumerate(card["effects"]):
+            problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]")
+                         if Problem(p, m) not in problems]
+    if not problems and not partial:
+        problems = card_rule_problems(card, path)
+    return problems
 
 
 def card_rule_problems(card: dict, path: str) -> list[Problem]:

@@ -68,9 +68,16 @@ def load_cases(path: str | Path) -> list[dict]:
     return data
 
 
+CASE_KEYS = {"name", "source", "snapshot", "readings", "checks", "replay", "legal", "invalid", "problems",
+             "invalid_action", "note", "cards"}
+
+
 def case_checks(case: dict) -> list[tuple[str, dict]]:
     """(label, spec) of each check a case makes, in order."""
     out = []
+    unknown = sorted(set(case) - CASE_KEYS)
+    if unknown:      # a misspelt key would otherwise check nothing and pass
+        out.append((f"unknown key(s) {', '.join(unknown)}", {"kind": "unknown_keys", "keys": unknown}))
     if case.get("invalid"):
         out.append(("invalid", {"kind": "invalid"}))
     if "invalid_action" in case:
@@ -101,6 +108,8 @@ def run_check(engine, case: dict, spec: dict) -> tuple[bool, str]:
     """Run one check of a case; (ok, message)."""
     snap = merge(DEFAULTS, case.get("snapshot"))
     kind = spec["kind"]
+    if kind == "unknown_keys":
+        return False, f"unknown case key(s) {spec['keys']} (known: {', '.join(sorted(CASE_KEYS))})"
     case_readings = _readings(case.get("readings"))
     if kind == "invalid":
         try:

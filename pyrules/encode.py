@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from clingo import Symbol
 
 from .fastclingo import Function, Number, name_args, number   # clingo's, without per-call allocations
+from .effects import applied_term, card_entries, entry_terms
 from .model import Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
 
@@ -186,10 +187,8 @@ _PLACEHOLDER = Number(0)
 # A batch gives these facts once per grounding, keyed by the card's name number (shared_facts),
 # and batch_link_rules() derives each card's own facts from them.
 CARD_PREDICATES = {"name": 2, "kind": 2, "level": 2, "atk": 2, "def": 2, "attribute": 2, "race": 2,
-                   "frame": 2, "spell_type": 2, "trap_type": 2, "special_summon_restriction": 2,
-                   "sends_to_graveyard_banished": 2, "can_attack_directly": 1, "attacks_each_monster": 1,
-                   "equip_grants_direct_attack": 1, "equip_forbids_attack": 1, "cannot_be_attacked_while": 2,
-                   "attack_lock": 3, "synchro_tuner": 2, "synchro_non_tuner_attribute": 2}
+                   "frame": 2, "spell_type": 2, "trap_type": 2, "card_effect": 5, "effect_to": 3,
+                   "effect_while": 3}
 DB_PREFIX = "pyrules_db_"               # never a predicate of the rules (lint: all are documented)
 DB_CARD = DB_PREFIX + "card"            # db_card(W, C, N): card C of snapshot W is database card N
 PLACE = "pyrules_place"                 # place(W, C, Player, Zone, Slot, Owner, Position, Face) in a batch
@@ -228,21 +227,27 @@ def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
     for flag in FRAME_FLAGS:
         if card.get(flag):
             out.append(Function("frame", [c, const(flag)]))
-    for key in ("spell_type", "trap_type", "special_summon_restriction", "sends_to_graveyard_banished"):
+    for key in ("spell_type", "trap_type"):
         if key in card:
             out.append(Function(key, [c, const(card[key])]))
-    for key in ("can_attack_directly", "attacks_each_monster", "equip_grants_direct_attack", "equip_forbids_attack"):
-        if card.get(key):
-            out.append(Function(key, [c]))
-    for n in card.get("cannot_be_attacked_while", ()):
-        out.append(Function("cannot_be_attacked_while", [c, Number(names.number(n))]))
-    if "attack_lock" in card:
-        lock = card["attack_lock"]
-        out.append(Function("attack_lock", [c, const(lock["side"]), Number(lock.get("min_level", 0))]))
-    if "synchro_tuner" in card:
-        out.append(Function("synchro_tuner", [c, Number(names.number(card["synchro_tuner"]))]))
-    if "synchro_non_tuner_attribute" in card:
-        out.append(Function("synchro_non_tuner_attribute", [c, lower_const(card["synchro_non_tuner_attribute"])]))
+    for x, entry in enumerate(card_entries(card), start=1):
+        t = entry_terms(entry, names.number)
+        X = Number(x)
+        out.append(Function("card_effect", [c, X, term_symbol(t.effect), const(t.about), const(t.where)]))
+        for f in t.to:
+            out.append(Function("effect_to", [c, X, term_symbol(f)]))
+        for w in t.conditions:
+            out.append(Function("effect_while", [c, X, term_symbol(w)]))
+
+
+def term_symbol(t) -> Symbol:
+    """An effect term of pyrules.effects (an int, ("const", word) or (functor, [terms])) as a symbol."""
+    if t.__class__ is int:
+        return Number(t)
+    head, rest = t
+    if head == "const":
+        return const(rest)
+    return Function(head, [term_symbol(a) for a in rest])
 
 
 def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[Symbol] | None = None,
@@ -302,6 +307,8 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
             out.append(F("equipped_to", c, enc.card(e.equipped_to)))
         if e.properly_summoned:
             out.append(F("properly_summoned", c))
+        for key, value in e.current:
+            out.append(F(f"{key}_now", c, value))
         out.extend(names.facts_of(e.card, c, enc.names, enc.prefix, shared))
 
     for ident in game.chain:
@@ -327,6 +334,13 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
             out.append(F("event_method", k, method))
         if "to" in ev:
             out.append(F("event_to", k, enc.player(ev["to"])))
+
+    for k, eff in enumerate(game.effects, start=1):
+        out.append(F("applied", k, term_symbol(applied_term(eff, enc.names.number))))
+        for ident in eff.get("cards") or ():
+            out.append(F("applied_card", k, enc.card(ident)))
+        if "player" in eff:
+            out.append(F("applied_player", k, enc.player(eff["player"])))
 
     if game.attack is not None:
         a = game.attack

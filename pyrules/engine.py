@@ -403,7 +403,8 @@ class Engine:
 
     def reason(self, enc: Encoding, rid: str, evidence: list[Symbol]) -> Reason:
         text, source = self.catalogue.reasons.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
-        cards = [self.describe_card(enc, e.arguments[0].number) for e in evidence if e.name == "card"]
+        cards = [self.describe_card(enc, e.arguments[0].number) if e.name == "card" else
+                 self.describe_effect(enc, e.arguments[0].number) for e in evidence if e.name in ("card", "effect")]
         needs = [str(e.arguments[-1]) for e in evidence if e.name in ("need", "sum")]
         sums = [str(e.arguments[0]) for e in evidence if e.name == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
@@ -417,6 +418,12 @@ class Engine:
             return f"card {ident} (gone)"
         return f"\"{entry.card['name']}\" ({entry.player}, id {ident})"
 
+    def describe_effect(self, enc: Encoding, k: int) -> str:
+        """The snapshot's applied effect k (from 1): effects[k-1], its kind and source."""
+        eff = enc.game.effects[k - 1]
+        source = f" from \"{eff['source']}\"" if eff.get("source") else ""
+        return f"effects[{k - 1}]: {eff['effect']}{source}"
+
     def describe_evidence(self, enc: Encoding, e: Symbol) -> str:
         if e.name == "event" and e.arguments:
             k = e.arguments[0].number
@@ -426,6 +433,8 @@ class Engine:
             return f"event {k}: {what}" + (f" ({', '.join(flags)})" if flags else "")
         if e.name == "card" and e.arguments:
             return self.describe_card(enc, e.arguments[0].number)
+        if e.name == "effect" and e.arguments:
+            return self.describe_effect(enc, e.arguments[0].number)
         if e.name == "need" and e.arguments:
             return f"needs {e.arguments[0]}"
         if e.name == "sum" and len(e.arguments) == 2:

@@ -13,6 +13,8 @@ Every finding names a file and a line.  The checks:
   undefined    every predicate used in a body is defined by a rule or declared #defined
   unused       no predicate is defined but never used (outputs: vocabulary's Output
                section and #show count as used)
+  effect       every effect kind, filter and condition declared in rules/effects.yaml is
+               read by a rule, and every one a rule reads is declared (pyrules.effects)
   reading      each reading has a default among its values, a question and a source;
                each value a source and a file readings/NAME/VALUE.lp whose rules are
                guarded by reading(NAME,VALUE); no file without a catalogue value
@@ -31,6 +33,9 @@ import clingo
 import clingo.ast as ast
 from clingo.ast import ASTType
 
+import yaml
+
+from .effects import DECLARATION, EFFECT_READERS, load_vocabulary
 from .engine import program_files
 
 Sig = tuple[str, int]
@@ -59,6 +64,7 @@ class Rule:
     says: str | None                  # the comment line under the Source line
     text: str
     positive: list[tuple[Sig, Any]] = field(default_factory=list)   # positive body atoms
+    body_atoms: list[tuple[Sig, Any]] = field(default_factory=list)  # every body atom, with its term
 
 
 @dataclass
@@ -167,7 +173,7 @@ def known_sources(folder: Path) -> dict[str, str]:
 
 
 _STEM_SHAPE = re.compile(r"^([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*[,:(]?")
-GENERIC = ("official rules", "CONTRACT")
+GENERIC = ("official rules", "CONTRACT", "card text of \"")    # a card's own text is a source
 
 
 def citation_problem(text: str, sources: dict[str, str]) -> str | None:
@@ -178,7 +184,7 @@ def citation_problem(text: str, sources: dict[str, str]) -> str | None:
     first = parts[0]
     if not (any(first.startswith(g) for g in GENERIC) or _stem_of(first) in sources):
         return f"cites {first[:60]!r}: not a rulings document stem ({', '.join(sorted(sources))}), " \
-               f"'official rules: ...' or 'CONTRACT ...'"
+               f"'official rules: ...', 'CONTRACT ...' or 'card text of \"NAME\"'"
     for p in parts[1:]:
         m = _STEM_SHAPE.match(p)
         if m and m.group(1) not in sources and not any(p.startswith(g) for g in GENERIC):
@@ -238,7 +244,8 @@ def read_program(folder: Path) -> Program:
                 source, sline, says = block_citation(lines, line)
                 positive = [a for b in st.body if b.ast_type == ASTType.Literal and b.sign == ast.Sign.NoSign
                             for a in atoms(b)]
-                prog.rules.append(Rule(path, line, heads, body, source, sline, says, str(st), positive))
+                prog.rules.append(Rule(path, line, heads, body, source, sline, says, str(st), positive,
+                                       [a for b in st.body for a in atoms(b)]))
                 for s, _ in heads:
                     prog.defined.setdefault(s, (path, line))
                 for s in body:
@@ -420,6 +427,7 @@ def lint(folder: str | Path) -> list[Finding]:
     findings += check_catalogue(prog, folder, sources, ("invalid", 2), 0, "problem", 2, "problem")
     findings += check_vocabulary(prog, folder)
     findings += check_readings(prog, folder, sources)
+    findings += check_effects(prog, folder)
     return sorted(set(findings))
 
 
@@ -559,4 +567,56 @@ def check_readings(prog: Program, folder: Path, sources: dict[str, str]) -> list
             guard = f"reading({name},{value})"
             if guard not in r.text.replace(" ", ""):
                 out.append(Finding(rel(r.file, folder), r.line, "reading", f"rule not guarded by {guard}"))
+    return out
+
+
+# ---- the effect vocabulary ----------------------------------------------------------------
+# where the rules read a declared word: (predicate, arity) -> (argument position, which list)
+EFFECT_WORD_READERS: dict[Sig, tuple[int, str]] = {
+    **{sig: (pos, "kinds") for sig, pos in EFFECT_READERS.items()},
+    ("effect_to", 3): (2, "filters"), ("effect_while", 3): (2, "conditions"),
+}
+# filter words the encoder always writes: the side (or players) a continuous entry covers
+_IMPLIED_FILTERS = {"side", "player"}
+
+
+def _functor(term: Any) -> str | None:
+    """The name of a term's functor (a constant or a function), None for a variable."""
+    if term.ast_type == ASTType.Function:
+        return term.name
+    if term.ast_type == ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+        return term.symbol.name
+    return None
+
+
+def check_effects(prog: Program, folder: Path) -> list[Finding]:
+    """Declared kinds, filters and conditions are read by some rule; the rules read no other."""
+    path = folder / DECLARATION
+    if not path.exists():
+        return []
+    try:
+        voc = load_vocabulary(folder)
+    except (OSError, KeyError, TypeError, AttributeError, yaml.YAMLError) as e:
+        return [Finding(rel(path, folder), 0, "effect", f"cannot read the effect declarations: {e}")]
+    declared = {"kinds": set(voc.kinds), "filters": set(voc.filters) | _IMPLIED_FILTERS,
+                "conditions": set(voc.conditions)}
+    read: dict[str, set[str]] = {k: set() for k in declared}
+    out = []
+    for rule in prog.rules:
+        for sig, term in rule.body_atoms:
+            where = EFFECT_WORD_READERS.get(sig)
+            if where is None or term.ast_type != ASTType.Function:
+                continue
+            name = _functor(term.arguments[where[0]])
+            if name is None:
+                continue
+            read[where[1]].add(name)
+            if name not in declared[where[1]]:
+                out.append(Finding(rel(rule.file, folder), rule.line, "effect",
+                                   f"{sig[0]}/{sig[1]} reads {name!r}, which rules/effects.yaml does not declare "
+                                   f"among its {where[1]}"))
+    for what, names in declared.items():
+        for name in sorted(names - read[what] - (_IMPLIED_FILTERS if what == "filters" else set())):
+            out.append(Finding(rel(path, folder), 0, "effect",
+                               f"{name!r} is declared among the {what} but no rule reads it"))
     return out

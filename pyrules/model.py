@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CardDB, card_rule_problems
+from .effects import entry_problems, kind as effect_kind
 from .errors import InvalidInput, Problem
 from .limits import Limits, check_value, parse_yaml, read_file
 from .schema import SNAPSHOT_SCHEMA, validate
@@ -37,6 +38,7 @@ class Entry:
     face: str | None = None
     equipped_to: str | None = None
     properly_summoned: bool = False
+    current: tuple[tuple[str, int], ...] = ()    # (atk|def|level, value) given for a monster on the field
 
 
 @dataclass
@@ -57,6 +59,7 @@ class Game:
     events: list[dict]
     attack: dict | None
     by_id: dict[str, Entry] = field(default_factory=dict)
+    effects: list[dict] = field(default_factory=list)        # applied effects (CONTRACT 6), checked
     gone_ids: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)   # only with collect=True: see parse_snapshot
 
@@ -120,6 +123,13 @@ class _Normaliser:
     def card(self, ref: Any, path: str) -> dict:
         if isinstance(ref, dict):
             self.problems += card_rule_problems(ref, path)
+            if isinstance(ref.get("effects"), list):
+                before = len(self.problems)
+                for i, entry in enumerate(ref["effects"]):
+                    for p, m in entry_problems(entry, f"{path}.effects[{i}]"):
+                        self.bad(p, m)
+                if len(self.problems) > before:       # reported; the rest of the card is still checked
+                    return {k: v for k, v in ref.items() if k != "effects"}
             return ref
         if ref not in self.cards:
             near = self.cards.nearest(ref) if isinstance(ref, str) else []
@@ -165,7 +175,8 @@ class _Normaliser:
                         id=item["id"], card=self.card(item["card"], f"{path}.card"), player=p, zone=zone,
                         slot=n, path=path, owner=owner, position=item.get("position"),
                         face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
-                        equipped_to=item.get("equipped_to"), properly_summoned=item.get("properly_summoned", False)))
+                        equipped_to=item.get("equipped_to"), properly_summoned=item.get("properly_summoned", False),
+                        current=tuple((k, item[k]) for k in ("atk", "def", "level") if k in item)))
 
         by_id: dict[str, Entry] = {}
         kept: list[Entry] = []
@@ -224,6 +235,29 @@ class _Normaliser:
             ev["path"] = path
             events.append(ev)
 
+        effects = []
+        for n, eff in enumerate(_list(raw.get("effects"))):
+            path = f"effects[{n}]"
+            before = len(self.problems)
+            for p, m in entry_problems(eff, path, applied=True):
+                self.bad(p, m)
+            if len(self.problems) > before:
+                continue
+            about = effect_kind(eff["effect"]).about
+            if about == "card":
+                if "player" in eff or not eff.get("cards"):
+                    self.bad(f"{path}.cards", f"{eff['effect']} applies to cards: list their ids in cards")
+                for i, ident in enumerate(_list(eff.get("cards"))):
+                    if ref(ident, f"{path}.cards[{i}]") and by_id[ident].zone != "monster_zone":
+                        self.bad(f"{path}.cards[{i}]", f"{ident!r} is not a monster on the field")
+            else:
+                if "cards" in eff or "player" not in eff:
+                    self.bad(f"{path}.player", f"{eff['effect']} applies to a player: name the player")
+                elif eff["player"] not in players:
+                    self.bad(f"{path}.player", f"{eff['player']!r} is not one of the players")
+            if len(self.problems) == before:
+                effects.append(eff)
+
         attack = raw.get("attack")
         if attack is not None:
             ok = [ref(attack["attacker"], "attack.attacker"), ref(attack["target"], "attack.target", allow_direct=True)]
@@ -252,7 +286,7 @@ class _Normaliser:
                     players=players,
                     life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
                     deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
-                    entries=entries, events=events, attack=attack, by_id=by_id, gone_ids=gone_ids)
+                    entries=entries, events=events, attack=attack, by_id=by_id, gone_ids=gone_ids, effects=effects)
 
 
 def _list(value: Any) -> list:

@@ -10,12 +10,10 @@ from __future__ import annotations
 import threading
 from typing import Any, Iterator
 
-ATTRIBUTES = ["EARTH", "WATER", "FIRE", "WIND", "LIGHT", "DARK", "DIVINE"]
-RACES = ["Warrior", "Spellcaster", "Fairy", "Fiend", "Zombie", "Machine", "Aqua", "Pyro", "Rock",
-         "Winged Beast", "Plant", "Insect", "Thunder", "Dragon", "Beast", "Beast-Warrior", "Dinosaur",
-         "Fish", "Sea Serpent", "Reptile", "Psychic", "Divine-Beast"]
-FRAME_FLAGS = ["normal", "effect", "fusion", "ritual", "synchro", "tuner", "token", "flip", "toon",
-               "spirit", "special_summon_only", "trap_monster", "union", "gemini"]
+from .effects import LEGACY_SCHEMA, entry_schema
+from .words import ATTRIBUTES, FRAME_FLAGS, RACES
+
+__all__ = ["ATTRIBUTES", "FRAME_FLAGS", "RACES"]
 PHASES = ["draw", "standby", "main1", "battle", "main2", "end"]
 BATTLE_STEPS = ["start", "battle", "damage", "end"]
 EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
@@ -45,20 +43,11 @@ CARD_SCHEMA: dict[str, Any] = {
         **{flag: {"type": "boolean"} for flag in FRAME_FLAGS},
         "spell_type": {"enum": ["normal", "quickplay", "continuous", "equip", "field", "ritual"]},
         "trap_type": {"enum": ["normal", "continuous", "counter"]},
-        "can_attack_directly": {"type": "boolean"},
-        "cannot_be_attacked_while": {**_name_list, "description": "card names: while one is face-up on the field, this monster cannot be attacked"},
-        "attacks_each_monster": {"type": "boolean"},
-        "equip_grants_direct_attack": {"type": "boolean"},
-        "equip_forbids_attack": {"type": "boolean"},
-        "attack_lock": {
-            "type": "object", "additionalProperties": False, "required": ["side"],
-            "properties": {"side": {"enum": ["opponent", "both"]}, "min_level": {"type": "integer", "minimum": 0, "maximum": 12}},
-            "description": "while face-up: the monsters of this side (of Level min_level or higher) cannot attack",
-        },
-        "synchro_tuner": {"type": "string", "description": "the Tuner this Synchro Monster requires"},
-        "synchro_non_tuner_attribute": {"enum": ATTRIBUTES},
-        "special_summon_restriction": {"enum": ["own_method_only", "fusion_summon_only", "proper_summon_first"]},
-        "sends_to_graveyard_banished": {"enum": ["all", "monsters"]},
+        "effects": {"type": "array", "items": entry_schema(),
+                    "description": "the card's effects (pyrules effects lists every kind)"},
+        **{key: {**schema, "description": f"shorthand for effects entries (older card key)"}
+           for key, schema in LEGACY_SCHEMA.items()},
+        "unmodelled": {"type": "string", "description": "rule-relevant text of the card that no effect models yet, and why"},
         "source": _str,
         "note": _str,
     },
@@ -70,7 +59,10 @@ _card_ref = {"anyOf": [{"type": "string", "description": "a card name from the d
 _monster = {
     "type": "object", "required": ["id", "card", "position"], "additionalProperties": False,
     "properties": {"id": _id, "card": _card_ref, "position": {"enum": ["attack", "defense"]},
-                   "face": {"enum": ["up", "down"]}, "owner": _str},
+                   "face": {"enum": ["up", "down"]}, "owner": _str,
+                   "atk": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": "current ATK (default: printed)"},
+                   "def": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": "current DEF (default: printed)"},
+                   "level": {"type": "integer", "minimum": 0, "maximum": 12, "description": "current Level (default: printed)"}},
 }
 _spell_trap = {
     "type": "object", "required": ["id", "card", "face"], "additionalProperties": False,
@@ -133,6 +125,8 @@ SNAPSHOT_SCHEMA: dict[str, Any] = {
         "readings": {"type": "object", "additionalProperties": {"type": ["string", "boolean"]}},
         "players": {"type": "object", "additionalProperties": _player},
         "this_turn": {"type": "array", "items": _event},
+        "effects": {"type": "array", "items": entry_schema(applied=True),
+                    "description": "effects that resolved effects left on cards or players (CONTRACT 6)"},
         "attack": {"anyOf": [{"type": "null"}, {
             "type": "object", "required": ["attacker", "target", "targets_at_declaration"],
             "additionalProperties": False,

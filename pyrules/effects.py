@@ -1,0 +1,276 @@
+"""The effect vocabulary (rules/effects.yaml), and everything derived from it.
+
+Each kind of effect is declared once, in rules/effects.yaml.  From that declaration
+this module derives: the JSON Schema of a card's `effects` entries and of a
+snapshot's `effects:` entries (with a per-kind check of the arguments), the facts
+the encoder gives the rules for each entry, the conversion of the older card keys
+(`can_attack_directly: true`, `attack_lock: {...}`, ...) into entries, and the
+listing `pyrules effects` prints.  Nothing about the game is decided here: which
+actions an effect permits or forbids is written in rules/*.lp.
+
+Facts (documented in rules/vocabulary.lp):
+  card_effect(C, X, E, About, Where)   entry X of card C is effect term E
+  effect_to(C, X, F)                   a filter of a continuous entry (side(S), level_min(N), ...)
+  effect_while(C, X, W)                a condition of a printed or continuous entry
+  applied(K, E), applied_card(K, I), applied_player(K, P)   snapshot entry K
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from .paths import rules_dir
+from .words import ATTRIBUTES, FRAME_FLAGS, RACES
+
+DECLARATION = "effects.yaml"
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    type: Any            # "integer" | "name" | "attribute" | "race" | "frame" | "boolean" | [words]
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    meaning: str
+    source: str
+    about: str           # card | player
+    printed: str         # field | anywhere
+    args: tuple[Arg, ...]
+    legacy: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"effect": self.name, "meaning": self.meaning, "source": self.source, "about": self.about,
+                "printed": self.printed,
+                "args": [{"name": a.name, "type": a.type, "meaning": a.meaning} for a in self.args],
+                **({"legacy_key": self.legacy} if self.legacy else {})}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    kinds: dict[str, Kind]
+    filters: dict[str, Arg]
+    conditions: dict[str, Arg]
+
+
+def _arg(name: str, spec: dict) -> Arg:
+    return Arg(name, spec["type"], spec.get("meaning", ""))
+
+
+def load_vocabulary(folder: Path | None = None) -> Vocabulary:
+    """Read rules/effects.yaml (of `folder`, default the shipped rules)."""
+    path = (folder or rules_dir()) / DECLARATION
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    kinds = {}
+    for name, spec in data["kinds"].items():
+        kinds[name] = Kind(name, spec["meaning"], spec["source"], spec.get("about", "card"),
+                           spec.get("printed", "field"),
+                           tuple(_arg(a, s) for a, s in (spec.get("args") or {}).items()), spec.get("legacy"))
+    return Vocabulary(kinds, {n: _arg(n, s) for n, s in data["filters"].items()},
+                      {n: _arg(n, s) for n, s in data["conditions"].items()})
+
+
+@lru_cache(maxsize=None)
+def vocabulary() -> Vocabulary:
+    return load_vocabulary()
+
+
+def kind(name: str) -> Kind:
+    return vocabulary().kinds[name]
+
+
+# ---- JSON Schema ---------------------------------------------------------------------
+def type_schema(t: Any) -> dict[str, Any]:
+    """The JSON Schema of one argument type."""
+    if isinstance(t, list):
+        return {"enum": list(t)}
+    return {"integer": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
+            "name": {"type": "string", "minLength": 1},
+            "attribute": {"enum": ATTRIBUTES}, "race": {"enum": RACES}, "frame": {"enum": FRAME_FLAGS},
+            "boolean": {"type": "boolean"}}[t]
+
+
+def _arg_schema(a: Arg) -> dict[str, Any]:
+    return {**type_schema(a.type), "description": a.meaning}
+
+
+def _common(voc: Vocabulary, applied: bool) -> dict[str, Any]:
+    if applied:
+        return {"cards": {"type": "array", "items": {"type": "string", "minLength": 1},
+                          "description": "ids of the monsters on the field it applies to"},
+                "player": {"type": "string", "description": "the player it applies to"},
+                "source": {"type": "string", "description": "the card the effect came from"}}
+    return {"to": {"type": "object", "additionalProperties": False,
+                   "description": "continuous: which cards (or players) it applies to; without it, printed",
+                   "properties": {n: _arg_schema(a) for n, a in voc.filters.items()}},
+            "while": {"type": "object", "additionalProperties": False,
+                      "description": "conditions under which it applies",
+                      "properties": {n: _arg_schema(a) for n, a in voc.conditions.items()}},
+            "source": {"type": "string"}, "note": {"type": "string"}}
+
+
+def kind_schema(kind: Kind, applied: bool = False, voc: Vocabulary | None = None) -> dict[str, Any]:
+    """The JSON Schema of an entry of this kind (a card's entry, or a snapshot's `effects:` entry)."""
+    voc = voc or vocabulary()
+    return {"type": "object", "additionalProperties": False, "required": ["effect", *(a.name for a in kind.args)],
+            "description": kind.meaning,
+            "properties": {"effect": {"enum": [kind.name]}, **{a.name: _arg_schema(a) for a in kind.args},
+                           **_common(voc, applied)}}
+
+
+def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[str, Any]:
+    """The JSON Schema of any entry: `effect` names a kind; each kind's own schema (in
+    allOf/if/then, for readers of the schema) says which arguments it takes."""
+    voc = voc or vocabulary()
+    props: dict[str, Any] = {}
+    for k in voc.kinds.values():
+        for a in k.args:
+            props.setdefault(a.name, {})          # checked per kind by entry_problems()
+    return {"type": "object", "required": ["effect"],
+            "description": "an effect (pyrules effects lists the kinds)",
+            "properties": {"effect": {"type": "string", "description": "one of: " + ", ".join(voc.kinds)},
+                           **props, **_common(voc, applied)},
+            "additionalProperties": False,
+            "allOf": [{"if": {"properties": {"effect": {"const": k.name}}},
+                       "then": kind_schema(k, applied, voc)} for k in voc.kinds.values()]}
+
+
+_KIND_SCHEMAS: dict[tuple[str, bool], dict] = {}
+
+
+def entry_problems(entry: Any, path: str, applied: bool = False) -> list[tuple[str, str]]:
+    """(path, message) for every way one entry breaks the schema of its kind."""
+    from .schema import validate     # schema.py builds on this module
+    voc = vocabulary()
+    if not isinstance(entry, dict):
+        return [(path, f"expected a mapping, got {type(entry).__name__}")]
+    name = entry.get("effect")
+    if not isinstance(name, str) or name not in voc.kinds:
+        return [(f"{path}.effect", f"unknown effect {name!r} (pyrules effects lists them)" if name is not None
+                 else "is required")]
+    schema = _KIND_SCHEMAS.get((name, applied))
+    if schema is None:
+        schema = _KIND_SCHEMAS[(name, applied)] = kind_schema(voc.kinds[name], applied, voc)
+    return list(validate(entry, schema, schema, path))
+
+
+# ---- the older card keys -----------------------------------------------------------------
+def _lock(value: dict) -> list[dict]:
+    to: dict[str, Any] = {"side": value["side"]}
+    if value.get("min_level", 0) > 0:
+        to["level_min"] = value["min_level"]
+    return [{"effect": "cannot_attack", "to": to}]
+
+
+LEGACY: dict[str, Callable[[Any], list[dict]]] = {
+    # key -> the entries it stands for (CONTRACT 1: the inline card keys keep working)
+    "can_attack_directly": lambda v: [{"effect": "can_attack_directly"}] if v else [],
+    "attacks_each_monster": lambda v: [{"effect": "attacks_each_monster"}] if v else [],
+    "equip_grants_direct_attack": lambda v: [{"effect": "can_attack_directly", "to": {"equipped": True}}] if v else [],
+    "equip_forbids_attack": lambda v: [{"effect": "cannot_attack", "to": {"equipped": True}}] if v else [],
+    "cannot_be_attacked_while": lambda v: [{"effect": "cannot_be_attack_target", "while": {"face_up_card": n}}
+                                           for n in v],
+    "attack_lock": _lock,
+    "synchro_tuner": lambda v: [{"effect": "synchro_tuner", "name": v}],
+    "synchro_non_tuner_attribute": lambda v: [{"effect": "synchro_non_tuner_attribute", "attribute": v}],
+    "special_summon_restriction": lambda v: [{"effect": "special_summon_restriction", "how": v}],
+    "sends_to_graveyard_banished": lambda v: [{"effect": "graveyard_banished", "what": v}],
+}
+LEGACY_SCHEMA: dict[str, dict[str, Any]] = {
+    "can_attack_directly": {"type": "boolean"},
+    "attacks_each_monster": {"type": "boolean"},
+    "equip_grants_direct_attack": {"type": "boolean"},
+    "equip_forbids_attack": {"type": "boolean"},
+    "cannot_be_attacked_while": {"type": "array", "items": {"type": "string"}},
+    "attack_lock": {"type": "object", "additionalProperties": False, "required": ["side"],
+                    "properties": {"side": {"enum": ["opponent", "both"]},
+                                   "min_level": {"type": "integer", "minimum": 0, "maximum": 12}}},
+    "synchro_tuner": {"type": "string"},
+    "synchro_non_tuner_attribute": {"enum": ATTRIBUTES},
+    "special_summon_restriction": {"enum": ["own_method_only", "fusion_summon_only", "proper_summon_first"]},
+    "sends_to_graveyard_banished": {"enum": ["all", "monsters"]},
+}
+
+
+def card_entries(card: dict) -> list[dict]:
+    """A card's effect entries: its `effects` list, then those its older keys stand for."""
+    out = list(card.get("effects") or ())
+    for key, convert in LEGACY.items():
+        if key in card:
+            out.extend(convert(card[key]))
+    return out
+
+
+# ---- facts ------------------------------------------------------------------------------
+Number = Callable[[str], int]       # a card name -> its name number
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The terms of one entry, as (functor, arguments) trees the encoder turns into symbols:
+    a value is an int, a ("const", word) pair, or a (functor, [values]) pair."""
+    effect: Any
+    about: str
+    where: str
+    to: tuple[Any, ...]
+    conditions: tuple[Any, ...]
+
+
+def _value(t: Any, v: Any, number: Number) -> Any:
+    if t == "integer":
+        return int(v)
+    if t == "name":
+        return number(v)
+    if t in ("attribute", "race"):
+        return ("const", str(v).lower().replace("-", "_").replace(" ", "_"))
+    return ("const", str(v))
+
+
+def _term(name: str, args: list[Any]) -> Any:
+    return ("const", name) if not args else (name, args)
+
+
+def entry_terms(entry: dict, number: Number) -> Terms:
+    """The terms of a card's entry (already checked against its kind's schema)."""
+    voc = vocabulary()
+    kind = voc.kinds[entry["effect"]]
+    effect = _term(kind.name, [_value(a.type, entry[a.name], number) for a in kind.args])
+    to: list[Any] = []
+    if "to" in entry:
+        f = entry["to"]
+        if "player" in f:
+            to.append(("player", [("const", f["player"])]))
+        else:
+            to.append(("side", [("const", f.get("side", "both"))]))
+        for key, value in f.items():
+            if key in ("side", "player"):
+                continue
+            t = voc.filters[key].type
+            if t == "boolean":
+                if value:
+                    to.append(("const", key))
+            else:
+                to.append((key, [_value(t, value, number)]))
+    conds = tuple((key, [_value(voc.conditions[key].type, value, number)])
+                  for key, value in (entry.get("while") or {}).items())
+    return Terms(effect, kind.about, kind.printed, tuple(to), conds)
+
+
+def applied_term(entry: dict, number: Number) -> Any:
+    """The effect term of a snapshot's `effects:` entry."""
+    kind = vocabulary().kinds[entry["effect"]]
+    return _term(kind.name, [_value(a.type, entry[a.name], number) for a in kind.args])
+
+
+# ---- what the rules read ----------------------------------------------------------------
+EFFECT_READERS = {("applies", 2): 0, ("effect_on", 3): 0, ("player_effect_on", 3): 0}
+"""The derived predicates whose first argument is an effect term: lint reads their bodies to
+find which kinds the rules read (rules/effects.lp defines them)."""
