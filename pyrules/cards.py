@@ -74,7 +74,22 @@ class CardDB:
 
     @classmethod
     def bundled(cls) -> "CardDB":
-        return cls.from_file(facts_dir() / "cards.yaml")
+        """The shipped cards, read and checked once per version of the card file and the
+        effect vocabulary (pyrules/cache.py)."""
+        from . import cache
+        from .effects import DECLARATION
+        from .paths import rules_dir
+        path = facts_dir() / "cards.yaml"
+        k = cache.key([path, rules_dir() / DECLARATION])
+        return cache.cached("cards", k, lambda: cls.from_file(path), lambda db: list(db.by_name.values()),
+                            cls.checked)
+
+    @classmethod
+    def checked(cls, cards: list[dict]) -> "CardDB":
+        """A database of cards already checked (read back from the cache)."""
+        db = cls()
+        db.by_name = {c["name"]: c for c in cards}
+        return db
 
     @classmethod
     def from_file(cls, path: str | Path) -> "CardDB":
