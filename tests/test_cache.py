@@ -33,13 +33,18 @@ def test_an_engine_fills_the_cache_and_a_second_one_reads_it(folder):
     assert second.legal(SNAP).to_json() == first.legal(SNAP).to_json()
 
 
-def test_an_edited_rule_file_gets_a_new_entry(folder, tmp_path):
-    Engine()
+def _edited(tmp_path, text: str):
+    """A copy of the shipped rules with `text` added to turn.lp."""
     rules = tmp_path / "rules"
     shutil.copytree(rules_dir(), rules)
     with open(rules / "turn.lp", "a", encoding="utf-8") as f:
-        f.write("\n% Source: official rules: test.\n% A rule that reads ATK.\nstrong(I) :- atk(I,A), A > 2000.\n")
-    edited = Engine(rules=rules)
+        f.write(text)
+    return rules
+
+
+def test_an_edited_rule_file_gets_a_new_entry(folder, tmp_path):
+    Engine()
+    edited = Engine(rules=_edited(tmp_path, "\nstrong(I) :- atk(I,A), A > 2000.\n"))
     assert ("strong", 1) in edited.names.reads and ("strong", 1) not in Engine().names.reads
     assert len(list(folder.glob("rules-*.json"))) == 2
 
@@ -48,12 +53,8 @@ def test_an_edited_file_with_broken_rules_is_still_reported(folder, tmp_path):
     """The cache only skips the grounding check for files known to ground."""
     from pyrules import InvalidInput
     Engine()
-    rules = tmp_path / "rules"
-    shutil.copytree(rules_dir(), rules)
-    with open(rules / "turn.lp", "a", encoding="utf-8") as f:
-        f.write("\nunsafe(X) :- not turn(X).\n")
     with pytest.raises(InvalidInput, match="unsafe"):
-        Engine(rules=rules)
+        Engine(rules=_edited(tmp_path, "\nunsafe(X) :- not turn(X).\n"))
 
 
 def test_corrupt_or_foreign_entries_are_ignored(folder):
