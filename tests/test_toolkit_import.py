@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -16,7 +17,8 @@ from pyrules.errors import InvalidInput
 from pyrules.importers import OVERLAY_KEYS, import_cards, load_card_pool, load_overlay
 
 ROOT = Path(__file__).resolve().parent.parent
-GOAT = ROOT.parent / "shared" / "data" / "goat-format-en.cdb"
+SHARED = Path(os.environ.get("PYRULES_SHARED") or ROOT.parent / "shared")     # ../shared, or where it is
+GOAT = SHARED / "data" / "goat-format-en.cdb"
 
 # (id, alias, type, atk, def, level, race, attribute, name)
 ROWS = [
