@@ -13,8 +13,8 @@ names (Scapegoat's "You cannot Summon other monsters the turn you activate this 
 they are not the card's own effects; a snapshot lists them under `effects:` (CONTRACT 6).
 
 Which sentences matter: a sentence speaks of Summons, Tributes, attacks or battle
-positions (`relevant`) when it matches one of the RELEVANT words and states a permission
-or restriction (RESTRICTS).  Such a sentence that no pattern reads leaves the card's
+positions (`topics`, `relevant`) when it states a permission or restriction of one of them
+(TOPICS).  Such a sentence that no pattern reads leaves the card's
 text unmodelled unless the curated overlay (facts/overlay/) covers the card: a sentence
 with a condition no pattern reads is never guessed.
 
@@ -67,6 +67,8 @@ class Derived:
     problems: list[str] = field(default_factory=list)   # entries a pattern filled wrongly
     leaves: list[dict] = field(default_factory=list)     # entries the card's resolution leaves behind
     frames: list[str] = field(default_factory=list)      # frame flags the text states (`frame:`)
+    topics: list[str] = field(default_factory=list)      # what the relevant sentences speak of (TOPICS)
+    unread_topics: list[str] = field(default_factory=list)   # what the unread ones speak of
 
 
 # ---- sentences -------------------------------------------------------------------------
@@ -100,33 +102,37 @@ def sentences(text: str) -> list[str]:
 
 
 # ---- which sentences speak of the actions the rules judge ------------------------------
-RELEVANT = re.compile("|".join([
+TOPICS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for name, parts in {
     # a Summon or Set that may not, must or may only happen (this card's, or a player's)
-    r"\b(?:cannot|can't|can ?not|must|only|unless|neither player can|instead)\b.*\b(?:summon|set)(?:ed|s)?\b",
-    r"\bsummon(?:ed)?\b.*\b(?:cannot|only|unless)\b",
-    # Tributes
-    r"\btribut\w*\b.*\b(?:cannot|only|must|twice|2 tributes|two tributes|1 tribute|one tribute)\b",
-    r"\b(?:cannot|must|only|instead)\b.*\btribut",
-    r"\bas 2 tributes\b|\bwith 1 tribute\b|\bwithout tributing\b|\bwithout tribut",
-    # attacks
-    r"\b(?:cannot|can't|can|may|must|unless|only)\b(?: \w+){0,3} (?:attack|declare an attack)\b",
-    r"\battack(?:s)? (?:directly|twice|all|each|again|every)\b|\bsecond attack\b|\b2 attacks\b",
-    r"\b(?:targeted|selected|target|select)\b(?: \w+){0,4} (?:for|as an?) attacks?\b(?: target)?",
-    # battle positions
-    r"\b(?:cannot|can't|must|only)\b.*\b(?:change|switch)\w* (?:its |their |the |this card's |battle )*positions?\b",
-    r"\b(?:cannot|can't|must)\b.*\b(?:placed|summoned|set) in (?:face-(?:up|down) )?(?:attack|defense) position\b",
-]), re.I)
+    "Summons": [r"\b(?:cannot|can't|can ?not|must|only|unless|neither player can|instead)\b.*\b(?:summon|set)(?:ed|s)?\b",
+                r"\bsummon(?:ed)?\b.*\b(?:cannot|only|unless)\b"],
+    "Tributes": [r"\btribut\w*\b.*\b(?:cannot|only|must|twice|2 tributes|two tributes|1 tribute|one tribute)\b",
+                 r"\b(?:cannot|must|only|instead)\b.*\btribut",
+                 r"\bas 2 tributes\b|\bwith 1 tribute\b|\bwithout tribut"],
+    "attacks": [r"\b(?:cannot|can't|can|may|must|unless|only)\b(?: \w+){0,3} (?:attack|declare an attack)\b",
+                r"\battacks? (?:directly|twice|all|each|again|every)\b|\bsecond attack\b|\b2 attacks\b",
+                r"\b(?:targeted|selected|target|select)\b(?: \w+){0,4} (?:for|as an?) attacks?\b(?: target)?"],
+    "battle positions": [
+        r"\b(?:cannot|can't|must|only)\b.*\b(?:change|switch)\w* (?:its |their |the |this card's |battle )*positions?\b",
+        r"\b(?:cannot|can't|must)\b.*\b(?:placed|summoned|set) in (?:face-(?:up|down) )?(?:attack|defense) position\b"],
+}.items()}
 ACTIVATION = re.compile(r"\b(?:cannot|can't) (?:activate|use) (?:this|the|its) (?:effect|card)\b", re.I)
 TRIGGER = re.compile(r"^(?:when|if|after|during|once per turn|each time)\b[^:]*:\s*(?P<rest>.*)$", re.I)
 
 
-def relevant(sentence: str) -> bool:
-    """Does this sentence permit or forbid a Summon, a Tribute, an attack or a battle position?
+def topics(sentence: str) -> list[str]:
+    """Which of Summons, Tributes, attacks, battle positions this sentence permits or forbids.
     A triggered effect ("When this card is Summoned: draw 1 card") counts only when what it
     does speaks of those actions."""
     m = TRIGGER.match(sentence)
     body = m.group("rest") if m else sentence
-    return bool(RELEVANT.search(body)) and not ACTIVATION.search(body)
+    if ACTIVATION.search(body):
+        return []
+    return [name for name, rx in TOPICS.items() if rx.search(body)]
+
+
+def relevant(sentence: str) -> bool:
+    return bool(topics(sentence))
 
 
 # ---- loading ---------------------------------------------------------------------------
@@ -222,7 +228,11 @@ def derive(text: str, patterns: Iterable[Pattern] | None = None) -> Derived:
     problems: list[str] = []
     leaves: list[dict] = []
     frames: list[str] = []
+    about: list[str] = []
+    unread_about: list[str] = []
     for sentence in sentences(text):
+        spoken = topics(sentence)
+        about += [t for t in spoken if t not in about]
         hit = False
         for p in patterns:
             m = p.regex.search(sentence)
@@ -240,9 +250,12 @@ def derive(text: str, patterns: Iterable[Pattern] | None = None) -> Derived:
                         problems += [f"{path}: {msg}" for path, msg in bad]
                     elif entry not in into:
                         into.append(entry)
-        if not hit and relevant(sentence):
+        if not hit and spoken:
             unread.append(sentence)
-    return Derived(effects, read, unread, problems, leaves, frames)
+            unread_about += [t for t in spoken if t not in unread_about]
+    order = list(TOPICS)
+    return Derived(effects, read, unread, problems, leaves, frames, sorted(about, key=order.index),
+                   sorted(unread_about, key=order.index))
 
 
 def matching(sentence: str, patterns: Iterable[Pattern] | None = None) -> list[str]:
