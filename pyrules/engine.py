@@ -278,7 +278,7 @@ class Engine:
             pool = load_card_pool(cards)
             if not extra:
                 db = CardDB()
-            db.by_name.update(pool.by_name)
+            db.update(pool)
         return db
 
     def _check_program(self) -> None:
