@@ -18,7 +18,7 @@ from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args, symbol_key, value_of
-from .limits import Limits
+from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 
@@ -268,7 +268,7 @@ class Engine:
         self.cards = self._card_db(cards, extra_cards)
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
-        self.program = "\n".join(p.read_text(encoding="utf-8") for p in self.files)
+        self.program = "\n".join(read_file(p, None, str(p)) for p in self.files)
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
         self.reading_defaults = {n: r.default for n, r in self.catalogue.readings.items()}

@@ -402,3 +402,13 @@ def test_batch_counts_errors_from_its_results_and_closes_its_input(tmp_path, eng
         gc.collect()
     assert json.loads(res.stderr) == {"lines": 3, "judged": 1, "errors": 2}
     assert not [w for w in caught if issubclass(w.category, ResourceWarning) and "in.jsonl" in str(w.message)]
+
+
+def test_a_binary_file_in_a_rules_folder(tmp_path):
+    import shutil
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", rules)
+    (rules / "zz_binary.lp").write_bytes(bytes(range(128, 256)))
+    refused(["legal", EXAMPLE, "--rules", rules], str(rules / "zz_binary.lp"), "not UTF-8 text", fresh=True)
+    res = cli(["lint", "--rules", rules])
+    assert res.exit_code == 1 and "zz_binary.lp:0: [parse] not UTF-8 text: byte 0x80 at offset 0" in res.stdout
