@@ -412,3 +412,8 @@ def test_a_binary_file_in_a_rules_folder(tmp_path):
     refused(["legal", EXAMPLE, "--rules", rules], str(rules / "zz_binary.lp"), "not UTF-8 text", fresh=True)
     res = cli(["lint", "--rules", rules])
     assert res.exit_code == 1 and "zz_binary.lp:0: [parse] not UTF-8 text: byte 0x80 at offset 0" in res.stdout
+
+
+def test_a_problem_line_does_not_echo_a_huge_value_whole():
+    res = refused(["check", EXAMPLE, "flip_summon(" + "x" * 100_000 + ")"], "action.card", "no card with id")
+    assert max(map(len, res.stderr.splitlines())) < 450 and "characters)" in res.stderr
