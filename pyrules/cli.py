@@ -569,6 +569,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     from contextlib import ExitStack, closing
 
     from .batch import progress, run
+    from .engine import Engine
     from .limits import Limits, read_lines
     if action is not None:
         from .actions import parse_action
@@ -589,9 +590,9 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
             source = stack.enter_context(_open(path, "rb", "IN.jsonl"))
             total = _count_lines(path) if sys.stderr.isatty() else None
         out = stack.enter_context(_open(outfile, "w", "--output"))
-        results = stack.enter_context(closing(run(read_lines(source, limits), engine=engine, engine_config=config,
-                                                  readings=reading_map, check=action, workers=workers,
-                                                  as_json=True)))
+        results = stack.enter_context(closing(run(read_lines(source, limits), engine=engine, engine_factory=Engine,
+                                                  engine_config=config, readings=reading_map, check=action,
+                                                  workers=workers, as_json=True)))
         stack.enter_context(_stopped_by_signals())
         try:
             for line in progress(results, total):
