@@ -56,16 +56,16 @@ class _Group(click.Group):
 
 def _rules(rules: str | None) -> str | None:
     """The rules folder: --rules, else the rules of the pyrules checkout the command runs in (a
-    designer's edits take effect, and a note on standard error says so when they are not the
-    installed copy), else None: the installed rules."""
+    designer's edits take effect, and a note on standard error says so when they differ from
+    the installed copy), else None: the installed rules."""
     if rules is not None:
         return rules
-    from .paths import checkout_root, rules_dir
+    from .paths import checkout_root, rules_dir, same_rules
     root = checkout_root()
     if root is None:
         return None
     folder = root / "rules"
-    if folder.resolve() != rules_dir().resolve():
+    if not same_rules(folder, rules_dir()):
         click.echo(f"pyrules: using the rules of the checkout {folder} (--rules DIR chooses others)", err=True)
     return str(folder)
 
