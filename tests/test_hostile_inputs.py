@@ -417,3 +417,12 @@ def test_a_binary_file_in_a_rules_folder(tmp_path):
 def test_a_problem_line_does_not_echo_a_huge_value_whole():
     res = refused(["check", EXAMPLE, "flip_summon(" + "x" * 100_000 + ")"], "action.card", "no card with id")
     assert max(map(len, res.stderr.splitlines())) < 450 and "characters)" in res.stderr
+
+
+def test_a_card_pool_whose_bad_card_is_aliased_a_thousand_times(tmp_path):
+    keys = ", ".join(f"k{i}: {i}" for i in range(1000))
+    pool = write(tmp_path, "pool.yaml", f"- &c {{name: X, kind: monster, level: 4, {keys}}}\n" + "- *c\n" * 999)
+    res = refused(["legal", EXAMPLE, "--cards", pool], "pool.yaml[0].k0", "unknown key")
+    last = res.stderr.splitlines()[-1]
+    more = int(last.removeprefix("invalid input: ... and ").removesuffix(" more problems").replace(",", ""))
+    assert more < 1_000              # the check stopped after 1,000 problems (not a million: one per key and alias)
