@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidInput, Problem
 
 __version__ = "0.1.0"
-__all__ = ["Engine", "Action", "Verdict", "Legal", "Reason", "Evidence", "InvalidInput", "Problem", "parse_action",
-           "__version__"]
+__all__ = ["Engine", "Action", "Verdict", "Legal", "Reason", "Evidence", "Unmodelled", "InvalidInput", "Problem",
+           "parse_action", "__version__"]
 
 _LAZY = {"Action": "actions", "parse_action": "actions", "Engine": "engine", "Evidence": "engine",
-         "Legal": "engine", "Reason": "engine", "Verdict": "engine"}
+         "Legal": "engine", "Reason": "engine", "Unmodelled": "engine", "Verdict": "engine"}
 
 if TYPE_CHECKING:
     from .actions import Action, parse_action
-    from .engine import Engine, Evidence, Legal, Reason, Verdict
+    from .engine import Engine, Evidence, Legal, Reason, Unmodelled, Verdict
 
 
 def __getattr__(name: str) -> Any:

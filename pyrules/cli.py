@@ -56,16 +56,16 @@ class _Group(click.Group):
 
 def _rules(rules: str | None) -> str | None:
     """The rules folder: --rules, else the rules of the pyrules checkout the command runs in (a
-    designer's edits take effect, and a note on standard error says so when they are not the
-    installed copy), else None: the installed rules."""
+    designer's edits take effect, and a note on standard error says so when they differ from
+    the installed copy), else None: the installed rules."""
     if rules is not None:
         return rules
-    from .paths import checkout_root, rules_dir
+    from .paths import checkout_root, rules_dir, same_rules
     root = checkout_root()
     if root is None:
         return None
     folder = root / "rules"
-    if folder.resolve() != rules_dir().resolve():
+    if not same_rules(folder, rules_dir()):
         click.echo(f"pyrules: using the rules of the checkout {folder} (--rules DIR chooses others)", err=True)
     return str(folder)
 
@@ -406,11 +406,12 @@ def cards():
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the cards here (YAML) instead of standard output.")
-@click.option("--overlay", "overlay", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A curated overlay to use instead of facts/overlay.yaml.")
+@click.option("--overlay", "overlay", type=click.Path(exists=True), default=None,
+              help="A curated overlay (a folder of YAML files, or one file) to use instead of facts/overlay/.")
 def cards_import(path, output, overlay):
     """Read PATH (cards.cdb or YGOPRODeck card-info JSON) and write its cards in the
-    pyrules card schema (the YAML of facts/cards.yaml), curated overlay applied.
+    pyrules card schema (the YAML of facts/cards.yaml): effects derived from the card texts
+    by the patterns of facts/patterns/, then the curated overlay (it wins per card).
 
     \b
     Example:
@@ -430,7 +431,9 @@ def cards_import(path, output, overlay):
     took = time.perf_counter() - start
     click.echo(f"imported {len(result.cards)} cards from {Path(path).name} in {took:.2f}s "
                f"({result.skipped_aliases} alternate artworks skipped, {len(result.skipped_unsupported)} "
-               f"unsupported, overlay applied to {len(result.overlaid)})", err=True)
+               f"unsupported, overlay applied to {len(result.overlaid)}, "
+               f"{sum(1 for c in result.cards if c.get('effects'))} with effects, "
+               f"{sum(1 for c in result.cards if c.get('unmodelled'))} with unmodelled text)", err=True)
 
 
 scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",
@@ -575,6 +578,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     from contextlib import ExitStack, closing
 
     from .batch import progress, run
+    from .engine import Engine
     from .limits import Limits, read_lines
     if action is not None:
         from .actions import parse_action
@@ -595,11 +599,9 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
             source = stack.enter_context(_open(path, "rb", "IN.jsonl"))
             total = _count_lines(path) if sys.stderr.isatty() else None
         out = stack.enter_context(_open(outfile, "w", "--output"))
-        from .engine import Engine
         results = stack.enter_context(closing(run(read_lines(source, limits), engine=engine, engine_factory=Engine,
-                                                  engine_config=config,
-                                                  readings=reading_map, check=action, workers=workers,
-                                                  as_json=True)))
+                                                  engine_config=config, readings=reading_map, check=action,
+                                                  workers=workers, as_json=True)))
         stack.enter_context(_stopped_by_signals())
         try:
             for line in progress(results, total):
