@@ -28,7 +28,8 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "enter_battle_phase": (),
     "draw": (),
 }
-OPTIONAL = {("normal_summon", "tributes"): [], ("set", "tributes"): [], ("special_summon", "player"): None}
+OPTIONAL: dict[tuple[str, str], Any] = {("normal_summon", "tributes"): [], ("set", "tributes"): [],
+                                        ("special_summon", "player"): None}
 ORDER = list(SIGNATURES)
 _NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "position": None,
          "target": None, "player": None}
@@ -200,7 +201,8 @@ def parse_action(value: Any) -> Action:
                                                     f"(known: {', '.join(ORDER)})"))
     if name not in SIGNATURES:
         raise InvalidInput(Problem("action.action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
-    problems, fields = [], {}
+    problems: list[Problem] = []
+    fields: dict[str, Any] = {}
     sig = dict(SIGNATURES[name])
     for key in value:
         if key != "action" and key not in sig:

@@ -624,7 +624,7 @@ def _open(name: str | Path, mode: str, option: str) -> Any:
     try:
         if str(name) == "-" and "w" in mode:
             return click.open_file("-", mode, encoding="utf-8")
-        return open(name, mode, **({} if "b" in mode else {"encoding": "utf-8"}))
+        return open(name, mode) if "b" in mode else open(name, mode, encoding="utf-8")
     except OSError as e:
         raise InvalidInput(Problem(option, f"cannot open {name}: {e.strerror or e}")) from None
 

@@ -95,10 +95,12 @@ def type_schema(t: Any) -> dict[str, Any]:
     """The JSON Schema of one argument type."""
     if isinstance(t, list):
         return {"enum": list(t)}
-    return {"integer": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
-            "name": {"type": "string", "minLength": 1},
-            "attribute": {"enum": ATTRIBUTES}, "race": {"enum": RACES}, "frame": {"enum": FRAME_FLAGS},
-            "boolean": {"type": "boolean"}}[t]
+    table: dict[str, dict[str, Any]] = {
+        "integer": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
+        "name": {"type": "string", "minLength": 1},
+        "attribute": {"enum": ATTRIBUTES}, "race": {"enum": RACES}, "frame": {"enum": FRAME_FLAGS},
+        "boolean": {"type": "boolean"}}
+    return table[t]
 
 
 def _arg_schema(a: Arg) -> dict[str, Any]:

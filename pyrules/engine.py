@@ -231,7 +231,7 @@ class Engine:
     def __init__(self, rules: str | Path | None = None, cards: str | Path | CardDB | None = None,
                  *, extra_cards: bool = True, limits: Limits | dict | None = None):
         self.rules_dir = Path(rules) if rules is not None else rules_dir()
-        self.config = {"rules": str(self.rules_dir),          # what a worker process needs
+        self.config: dict[str, Any] = {"rules": str(self.rules_dir),          # what a worker process needs
                        "cards": None if cards is None or isinstance(cards, CardDB) else str(cards),
                        "extra_cards": extra_cards}
         # the caps on each input (pyrules/limits.py): given, or the defaults and PYRULES_MAX_*
@@ -343,7 +343,7 @@ class Engine:
     def _subject_path(enc: Encoding, subject: Symbol) -> str:
         a = subject.arguments
         if subject.name == "card":
-            ident = enc.card_id.get(a[0].number)
+            ident = enc.card_id.get(a[0].number, f"#{a[0].number}")
             entry = enc.game.by_id.get(ident)
             return entry.path if entry else str(ident)
         if subject.name == "side":
@@ -447,6 +447,7 @@ class Engine:
         """The verdict on one action, with reasons when it is forbidden."""
         act = parse_action(action)
         enc, facts, term = self.encode(snapshot, readings, act)
+        assert term is not None                   # a query was given
         return self.read_verdict(enc, self.answer(facts), act, term)
 
     def legal_many(self, snapshots: Iterable[Any], readings: dict[str, str] | None = None,

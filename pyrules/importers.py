@@ -19,7 +19,6 @@ Only the file format is interpreted here; nothing about the game's rules is deci
 """
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,10 +200,10 @@ def ygoprodeck_card(item: dict, source: str) -> dict | str:
         card["passcode"] = item["id"]
     if "Spell" in words:
         card["kind"] = "spell"
-        card["spell_type"] = SPELL_RACES.get(item.get("race"), "normal")
+        card["spell_type"] = SPELL_RACES.get(str(item.get("race")), "normal")
     elif "Trap" in words and "Monster" not in words:
         card["kind"] = "trap"
-        card["trap_type"] = TRAP_RACES.get(item.get("race"), "normal")
+        card["trap_type"] = TRAP_RACES.get(str(item.get("race")), "normal")
     else:
         card["kind"] = "monster"
         level = item.get("level")

@@ -25,7 +25,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
@@ -36,7 +36,7 @@ from .encode import Encoding, card_facts, const
 from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
 from .limits import read_file
-from .model import ZONES
+from .model import ZONES, Game
 from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
 
@@ -422,7 +422,7 @@ class Searcher:
 
     # ---- program assembly ------------------------------------------------------
     def _slots(self, scope: Scope) -> list[tuple[int, int, str, int]]:
-        out = []
+        out: list[tuple[int, int, str, int]] = []
         layout = [(1, "monster_zone", scope.monsters), (2, "monster_zone", scope.monsters),
                   (1, "hand", scope.hand), (1, "graveyard", scope.graveyard),
                   (1, "extra_deck", scope.extra), (1, "banished", scope.banished),
@@ -570,7 +570,8 @@ class Searcher:
 
     def _action(self, symbols: list[Symbol], names, card_id: dict[int, str]) -> Action | None:
         """The action a counterexample is about (pick/1), with its card sets; None for none."""
-        enc = Encoding(game=None, names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
+        # decoding needs only the maps back to ids, not a Game
+        enc = Encoding(game=cast(Game, None), names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
         members: dict[Any, list[str]] = {}          # set term (symbol_key) -> card ids
         for s in symbols:
             a = s.arguments
@@ -730,6 +731,7 @@ _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
 
 def case_of(cx: Counterexample, name: str, source: str) -> dict:
     """A ruling case (pyrules/cases.py format) that pins each world's verdict on the action."""
+    assert cx.action is not None, "a case needs the action the counterexample is about"
     checks = []
     for label, w in cx.worlds.items():
         v = w.get("verdict")

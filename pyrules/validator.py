@@ -87,7 +87,7 @@ def _compile(schema: dict, root: dict):
         return _checker(_resolve(schema, root), root)
     if "anyOf" in schema:
         options = [(_resolve(b, root), b) for b in schema["anyOf"]]
-        words = " or ".join(_TYPE_WORD.get(r.get("type"), "a value") for r, _ in options)
+        words = " or ".join(_TYPE_WORD.get(str(r.get("type")), "a value") for r, _ in options)
         branches = [(r, _checker(b, root)) for r, b in options]
 
         def any_of(v, w, out):
