@@ -51,6 +51,9 @@ WORLD_SEEDS = {("selected_reading", 2), ("permitted", 1), ("forbidden", 2), ("fo
 
 
 # ---- scope ----------------------------------------------------------------------
+SCOPE_MOST = {"hand": 10, "graveyard": 10, "events": 30, "extra": 15, "banished": 10, "chain": 5, "attack": 1}
+
+
 @dataclass(frozen=True)
 class Scope:
     """How large the searched snapshots may be."""
@@ -96,6 +99,9 @@ class Scope:
                 values[key] = int(value)
         if values.get("monsters", 0) > 5:
             problems.append(Problem("--scope", "monsters is at most 5 (the Monster Zone holds five)"))
+        for key, most in SCOPE_MOST.items():          # far above any ruling's example, below a runaway grounding
+            if values.get(key, 0) > most:
+                problems.append(Problem("--scope", f"{key} is at most {most}; got {values[key]}"))
         if problems:
             raise InvalidInput(problems)
         return scope.with_(**values)
