@@ -438,3 +438,9 @@ def test_cards_import_into_a_missing_folder(tmp_path):
 def test_a_search_scope_far_past_the_game_is_refused_before_grounding(scope, words):
     refused(["diff", "first_turn_draw", "--scope", scope], "--scope", words)
     refused(["verify", "draw_rules", "--scope", scope], "--scope", words)
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-5"])
+def test_a_limit_variable_that_is_not_a_positive_number(monkeypatch, value):
+    monkeypatch.setenv("PYRULES_MAX_LIST_ITEMS", value)
+    refused(["legal", EXAMPLE], "PYRULES_MAX_LIST_ITEMS", "expected a positive whole number", fresh=True)
