@@ -322,20 +322,26 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
 @main.command()
 @json_option
 @rules_option
-def lint(as_json, rules):
+@click.option("--rulings", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Folder of the rulings documents (STEM.txt) whose section headings citations name "
+                   "(default: shared/rulings above the rules folder; not checked when there is none).")
+def lint(as_json, rules, rulings):
     """Check the rules: they parse and ground, every block cites a source, every reason
     and predicate is catalogued and documented, readings are complete.  Exit 1 on findings.
 
     \b
     Example:
         pyrules lint
-        pyrules lint --rules my_rules/
+        pyrules lint --rules my_rules/ --rulings ../shared/rulings
     """
-    from .lint import lint as run_lint
+    from .lint import find_rulings, lint as run_lint
     from .paths import rules_dir
     rules = _rules(rules)
     folder = Path(rules) if rules else rules_dir()
-    findings = run_lint(folder)
+    documents = Path(rulings) if rulings else find_rulings(folder)
+    if documents is None:
+        click.echo("note: no rulings documents found (--rulings DIR): cited section headings not checked", err=True)
+    findings = run_lint(folder, documents)
     if as_json:
         click.echo(json.dumps([{"file": f.file, "line": f.line, "check": f.check, "message": f.message}
                                for f in findings], indent=2))
@@ -400,11 +406,12 @@ def cards():
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the cards here (YAML) instead of standard output.")
-@click.option("--overlay", "overlay", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A curated overlay to use instead of facts/overlay.yaml.")
+@click.option("--overlay", "overlay", type=click.Path(exists=True), default=None,
+              help="A curated overlay (a folder of YAML files, or one file) to use instead of facts/overlay/.")
 def cards_import(path, output, overlay):
     """Read PATH (cards.cdb or YGOPRODeck card-info JSON) and write its cards in the
-    pyrules card schema (the YAML of facts/cards.yaml), curated overlay applied.
+    pyrules card schema (the YAML of facts/cards.yaml): effects derived from the card texts
+    by the patterns of facts/patterns/, then the curated overlay (it wins per card).
 
     \b
     Example:
@@ -425,7 +432,9 @@ def cards_import(path, output, overlay):
     took = time.perf_counter() - start
     click.echo(f"imported {len(result.cards)} cards from {Path(path).name} in {took:.2f}s "
                f"({result.skipped_aliases} alternate artworks skipped, {len(result.skipped_unsupported)} "
-               f"unsupported, overlay applied to {len(result.overlaid)})", err=True)
+               f"unsupported, overlay applied to {len(result.overlaid)}, "
+               f"{sum(1 for c in result.cards if c.get('effects'))} with effects, "
+               f"{sum(1 for c in result.cards if c.get('unmodelled'))} with unmodelled text)", err=True)
 
 
 scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",
