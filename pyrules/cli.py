@@ -425,7 +425,8 @@ def cards_import(path, output, overlay):
     result.db()          # every card checked against the card schema
     text = dump_cards(result.cards)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        with _open(output, "w", "--output") as f:
+            f.write(text)
     else:
         click.echo(text, nl=False)
     took = time.perf_counter() - start

@@ -68,8 +68,11 @@ class Scope:
     field: int = 1        # Field Spells per side (0 or 1)
 
     KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells", "field")
+    _FAR = "far above any ruling's example: a larger scope grounds for ever"
     LIMITS = {"monsters": (5, "the Monster Zone holds five"), "spells": (5, "the Spell & Trap Zone holds five"),
-              "field": (1, "the Field Zone holds one")}
+              "field": (1, "the Field Zone holds one"), "extra": (15, "the Extra Deck holds fifteen"),
+              "attack": (1, "one attack is in progress at most"), "hand": (10, _FAR), "graveyard": (10, _FAR),
+              "banished": (10, _FAR), "events": (30, _FAR), "chain": (5, _FAR)}
 
     def __str__(self) -> str:
         return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)
