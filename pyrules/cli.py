@@ -262,7 +262,7 @@ def _default_cases() -> list[Path]:
 @cards_option
 @rules_option
 @click.pass_context
-def test_cmd(ctx, paths, pattern, as_json, cards, rules):
+def test_cmd(ctx, paths, pattern, as_json, cards, rules):  # noqa: C901  (to split into named steps: issue 15)
     """Run YAML ruling case files (files or folders) and report the failing checks.
 
     Without PATH, runs the project's own ruling suite (tests/cases) from a checkout.
