@@ -60,8 +60,11 @@ class Scope:
     banished: int = 0     # the turn player's banished cards
     chain: int = 1        # cards with an effect on the chain
     attack: int = 1       # attacks in progress (0 or 1)
+    spells_traps: int = 0  # Spell & Trap Zone cards per side (face-up or down, equipped or not)
+    field: int = 0        # a Field Spell on each side (0 or 1)
 
-    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack")
+    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells_traps",
+            "field")
 
     def __str__(self) -> str:
         return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)
@@ -339,7 +342,9 @@ class Searcher:
         out = []
         layout = [(1, "monster_zone", scope.monsters), (2, "monster_zone", scope.monsters),
                   (1, "hand", scope.hand), (1, "graveyard", scope.graveyard),
-                  (1, "extra_deck", scope.extra), (1, "banished", scope.banished)]
+                  (1, "extra_deck", scope.extra), (1, "banished", scope.banished),
+                  (1, "spell_trap_zone", scope.spells_traps), (2, "spell_trap_zone", scope.spells_traps),
+                  (1, "field_zone", min(scope.field, 1)), (2, "field_zone", min(scope.field, 1))]
         for player, zone, n in layout:
             for s in range(n):
                 out.append((len(out) + 1, player, zone, s))
@@ -556,6 +561,7 @@ class Searcher:
         pos = {a[0].number: a[1].name for a in by.get("position", [])}
         face = {a[0].number: a[1].name for a in by.get("face", [])}
         proper = {a[0].number for a in by.get("properly_summoned", [])}
+        equipped = {a[0].number: a[1].number for a in by.get("equipped_to", [])}
         players: dict[str, dict] = {"A": {}, "B": {}}
         for p, key in PLAYER_KEYS.items():
             deck = [a[1].number for a in by.get("deck_size", []) if a[0].number == p]
@@ -567,11 +573,18 @@ class Searcher:
             entry: dict[str, Any] = {"id": card_id[i], "card": card_of[i]}
             if zone == "monster_zone":
                 entry["position"], entry["face"] = pos[i], face[i]
+            elif i in face:
+                entry["face"] = face[i]
+            if i in equipped:
+                entry["equipped_to"] = card_id[equipped[i]]
             if owner.get(i, p) != p:
                 entry["owner"] = PLAYER_KEYS[owner[i]]
             if i in proper:
                 entry["properly_summoned"] = True
-            players[PLAYER_KEYS[p]].setdefault(zkey, []).append(entry)
+            if zone == "field_zone":
+                players[PLAYER_KEYS[p]][zkey] = entry          # one Field Spell, not a list
+            else:
+                players[PLAYER_KEYS[p]].setdefault(zkey, []).append(entry)
         snap: dict[str, Any] = {"snapshot": 1, "turn": one("turn")[0].number, "turn_player": "A",
                                 "phase": one("phase")[0].name}
         if "battle_step" in by:
@@ -770,6 +783,10 @@ def _entry_words(e: dict) -> str:
     extra = []
     if "position" in e:
         extra.append(f'face-{e.get("face", "up")} {e["position"].capitalize()} Position')
+    elif "face" in e:
+        extra.append(f'face-{e["face"]}')
+    if "equipped_to" in e:
+        extra.append(f'equipped to {e["equipped_to"]}')
     if "owner" in e:
         extra.append(f'owned by {e["owner"]}')
     if e.get("properly_summoned"):
@@ -786,6 +803,8 @@ def board_lines(snap: dict) -> list[str]:
         parts = []
         for zkey, word in ZONE_WORDS:
             items = side.get(zkey)
+            if isinstance(items, dict):          # the one Field Spell
+                items = [items]
             if items:
                 parts.append(f"{word}: " + "; ".join(_entry_words(e) for e in items))
         if "deck" in side:
