@@ -5,7 +5,7 @@ snapshot into facts, asks clingo once per query and reads the answer atoms.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
@@ -17,6 +17,7 @@ from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
+from .limits import Limits
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 from .solver import Answer, atoms_of, ground_and_solve, parse_rules
@@ -191,11 +192,15 @@ class Engine:
     """
 
     def __init__(self, rules: str | Path | None = None, cards: str | Path | CardDB | None = None,
-                 *, extra_cards: bool = True):
+                 *, extra_cards: bool = True, limits: Limits | dict | None = None):
         self.rules_dir = Path(rules) if rules is not None else rules_dir()
         self.config = {"rules": str(self.rules_dir),          # what a worker process needs
                        "cards": None if cards is None or isinstance(cards, CardDB) else str(cards),
                        "extra_cards": extra_cards}
+        # the caps on each input (pyrules/limits.py): given, or the defaults and PYRULES_MAX_*
+        self.limits = Limits(**limits) if isinstance(limits, dict) else limits or Limits.from_env()
+        if limits is not None:
+            self.config["limits"] = asdict(self.limits)
         if not self.rules_dir.is_dir():
             raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
         try:
@@ -252,14 +257,15 @@ class Engine:
 
     # ---- snapshots --------------------------------------------------------------
     def game(self, snapshot: Any, readings: dict[str, str] | None = None) -> Game:
-        return parse_snapshot(snapshot, self.cards, self.reading_values, readings)
+        return parse_snapshot(snapshot, self.cards, self.reading_values, readings, limits=self.limits)
 
     def encode(self, snapshot: Any, readings: dict[str, str] | None = None, query: Action | None = None,
                *, prefix: list[Symbol] | None = None, shared: set[str] | None = None,
                ) -> tuple[Encoding, list[Symbol], Symbol | None]:
         """Validate and encode one snapshot: its encoding, its facts and the query term (check).
         `prefix` (batch) goes before the arguments of every fact; `shared` (batch): see encode()."""
-        game = parse_snapshot(snapshot, self.cards, self.reading_values, readings, collect=True)
+        game = parse_snapshot(snapshot, self.cards, self.reading_values, readings, collect=True,
+                              limits=self.limits)
         if game.problems:
             # the format is broken: also run the physical limits (validity.lp) on what could be
             # read, so that every problem is listed at once
@@ -400,10 +406,11 @@ class Engine:
                    workers: int = 1) -> list["Legal | InvalidInput"]:
         """legal() of every snapshot, in order; a snapshot that cannot be judged gives its
         InvalidInput in its place (nothing is raised).  Snapshots are grounded together in
-        chunks; workers > 1 uses that many processes (snapshots must then be plain data)."""
+        chunks; workers > 1 uses that many processes (snapshots must then be plain data).
+        Each snapshot is what legal() takes: a dict, YAML/JSON text or a Path."""
         from .batch import run
         return list(run(snapshots, engine=self, engine_factory=type(self), engine_config=self.config,
-                        readings=readings, workers=workers))
+                        readings=readings, workers=workers, lines=False))
 
     def read_verdict(self, enc: Encoding, atoms: Answer, act: Action, term: Symbol) -> Verdict:
         """The verdict on the queried action, read from the answer (raises InvalidInput)."""

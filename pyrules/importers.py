@@ -24,6 +24,7 @@ import yaml
 
 from .cards import CardDB, card_problems, load_yaml
 from .errors import InvalidInput, Problem
+from .limits import parse_json, read_file
 from .paths import facts_dir
 from .schema import ATTRIBUTES, CARD_SCHEMA
 
@@ -245,10 +246,7 @@ def read_ygoprodeck(data: Any, path: Path) -> ImportResult:
 def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
     """facts/overlay.yaml: card name -> curated properties (only the keys in OVERLAY_KEYS)."""
     path = Path(path) if path is not None else facts_dir() / "overlay.yaml"
-    try:
-        data = load_yaml(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
-        raise _bad(path, f"cannot read the overlay: {e}") from None
+    data = load_yaml(read_file(path, None, str(path)), str(path), path.name) or {}
     if not isinstance(data, dict):
         raise _bad(path, "the overlay is a mapping: card name -> properties")
     problems = []
@@ -259,7 +257,8 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
         for key in props:
             if key not in OVERLAY_KEYS:
                 problems.append(Problem(f"{path.name}: {name}.{key}", "not a curated property"))
-        problems += card_problems({"name": str(name), "kind": "monster", **props}, f"{path.name}: {name}")
+        problems += card_problems({"name": str(name), "kind": "monster", **props}, f"{path.name}: {name}",
+                                  partial=True)
     if problems:
         raise InvalidInput(problems)
     return data
@@ -291,11 +290,9 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None) -> Im
     elif path.suffix.lower() in (".cdb", ".db", ".sqlite"):
         raise _bad(path, "not a SQLite database (a YGOPro cards.cdb is SQLite with tables datas and texts)")
     else:
-        try:
-            text = path.read_text(encoding="utf-8")
-            data = json.loads(text) if path.suffix.lower() == ".json" else load_yaml(text)
-        except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as e:
-            raise _bad(path, f"cannot read as JSON or YAML: {e}") from None
+        text = read_file(path, None, str(path))
+        data = parse_json(text, str(path), None, path.name) if path.suffix.lower() == ".json" else \
+            load_yaml(text, str(path), path.name)
         if isinstance(data, dict) and "data" in data:
             result = read_ygoprodeck(data, path)
         else:

@@ -35,6 +35,7 @@ from .astwalk import AtomRewriter, head_body, with_first_argument
 from .encode import Encoding, card_facts, const
 from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
+from .limits import read_file
 from .model import ZONES
 from .schema import EVENTS, PHASES, BATTLE_STEPS, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
@@ -182,7 +183,8 @@ class PropertyResult:
         if self.holds:
             return f"holds within scope {r.scope} (cards: {', '.join(r.pool)}; {r.seconds:.2f}s)"
         if self.holds is None:
-            return f"unknown: time limit reached after {r.seconds:.1f}s, scope {r.scope} not exhausted"
+            return (f"unknown: the time limit was reached ({r.seconds:.1f}s on this property), "
+                    f"scope {r.scope} not exhausted")
         return f"COUNTEREXAMPLE within scope {r.scope} ({r.seconds:.2f}s)"
 
     def to_json(self) -> dict[str, Any]:
@@ -599,7 +601,7 @@ class Searcher:
         out: dict[str, PropertyInfo] = {}
         for path in self.property_files(extra):
             try:
-                atoms = atoms_of(text=path.read_text(encoding="utf-8"))
+                atoms = atoms_of(text=read_file(path, None, str(path)))
             except RuntimeError as e:
                 raise InvalidInput(Problem(str(path), f"not a valid clingo program: {e}")) from None
             scopes: dict[str, dict[str, int]] = {}
@@ -617,9 +619,17 @@ class Searcher:
                                              tuple(sorted(cards.get(name, ()))))
         return out
 
-    def verify(self, names: Iterable[str] = (), files: Iterable[str | Path] = (), scope: Scope | None = None,
+    def verify(self, names: Iterable[str] = (), files: Iterable[str | Path] = (), scope: Scope | str | None = None,
                timeout: float | None = None, progress: Callable[[str], None] | None = None) -> list[PropertyResult]:
-        """Check each property: holds within its scope, or its minimal counterexample."""
+        """Check each property: holds within its scope, or its minimal counterexample.
+
+        scope: a Scope used as it is for every property, or the text of --scope
+        ('monsters=3'), whose keys go over each property's own scope (property_scope/3) and
+        the defaults.  timeout: seconds for the whole run; a property reached after it is
+        reported as unknown without being searched."""
+        started = time.monotonic()
+        if isinstance(scope, str):
+            Scope.parse(scope)                 # a bad --scope is reported before any search
         files = list(files)
         props = self.properties(files)
         names = list(names) or sorted(props)
@@ -629,20 +639,24 @@ class Searcher:
                                 for n in unknown])
         text = "\n".join([(self.search_dir / "verify.lp").read_text(encoding="utf-8"),
                           (self.engine.rules_dir / "catalogue" / "reasons.lp").read_text(encoding="utf-8")] +
-                         [p.read_text(encoding="utf-8") for p in self.property_files(files)])
+                         [read_file(p, None, str(p)) for p in self.property_files(files)])
         catalogue = self.engine.catalogue.readings
         reading_facts = [Function("verify_reading", [const(n), const(v)])
                          for n, r in catalogue.items() for v in r.values if v != r.default]
         out = []
         for name in names:
             prop = props[name]
-            sc = scope if scope is not None else Scope().with_(**{k: v for k, v in prop.scope.items()
-                                                                 if k in Scope.KEYS})
+            own = Scope().with_(**{k: v for k, v in prop.scope.items() if k in Scope.KEYS})
+            sc = scope if isinstance(scope, Scope) else Scope.parse(scope, own)
             facts = reading_facts + [Function("verify_target", [const(name)])]
             # a property may name its own card pool; a pool chosen with --cards wins
             searcher = Searcher(self.engine, prop.cards) if prop.cards and self.pool == DEFAULT_POOL else self
-            res = searcher._search(sc, set(), text, facts, 1, timeout, progress, f"verify {name}",
-                                   {1: ("counterexample", {})})
+            left = None if timeout is None else timeout - (time.monotonic() - started)
+            if left is not None and left <= 0:
+                res = SearchResult([], False, sc, 0.0, searcher.pool, f"verify {name}", timed_out=True)
+            else:
+                res = searcher._search(sc, set(), text, facts, 1, left, progress, f"verify {name}",
+                                       {1: ("counterexample", {})})
             out.append(PropertyResult(prop, res))
         return out
 

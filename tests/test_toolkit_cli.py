@@ -241,7 +241,7 @@ def test_show_draws_both_sides_history_and_actions():
     assert "A (turn player)" in out and "B   LP 8000" in out
     assert "Man-Eater Bug" in out and "DEF face-down" in out and "ATK face-up" in out
     assert "Summoned Skull [skull]" in out
-    assert "had its battle position changed by a card effect this turn: event 2" in out
+    assert "had its battle position changed by a card effect this turn: event 2" in " ".join(out.split())
     assert "Permitted actions (" in out and "flip_summon(bug)" in out
     assert out.index("Mystical Elf") < out.index("Battle Ox")      # the opponent on top
 
