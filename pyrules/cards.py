@@ -1,8 +1,18 @@
-"""The card database: card definitions by name, each checked against the card schema."""
+"""The card database: card definitions by name, each checked against the card schema.
+
+The default database is the bundled Goat pool (facts/goat/cards.jsonl, built by
+tools/build_pool.py from goat-format-en.cdb) with the rulings' cards (facts/cards.yaml)
+over it: where both hold a card, facts/cards.yaml's curated entry wins (a test keeps the
+two in step).  The pool is read without parsing its cards: a card's JSON is parsed the
+first time a snapshot names it (CardMap), and the pool's cards are checked against the
+card schema by a test, not at every start-up.
+"""
 from __future__ import annotations
 
+import json
+from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from .effects import entry_problems
 from .errors import InvalidInput, Problem
@@ -37,11 +47,72 @@ def card_rule_problems(card: dict, path: str) -> list[Problem]:
     return []
 
 
+POOL_FILE = "goat/cards.jsonl"
+
+
+class CardMap(MutableMapping):
+    """name -> card definition; the cards of a shipped pool stay JSON text until asked for."""
+
+    def __init__(self) -> None:
+        self._cards: dict[str, dict] = {}
+        self._raw: dict[str, str] = {}
+
+    def add_raw(self, names: list[str], lines: list[str]) -> None:
+        """Cards as JSON text (not yet checked or parsed), under their names; they do not
+        replace cards already here."""
+        for name, line in zip(names, lines):
+            if name not in self._cards:
+                self._raw[name] = line
+
+    def __getitem__(self, name: str) -> dict:
+        card = self._cards.get(name)
+        if card is None:
+            card = self._cards[name] = json.loads(self._raw.pop(name))
+        return card
+
+    def get(self, name: str, default: Any = None) -> Any:
+        card = self._cards.get(name)
+        if card is not None:
+            return card
+        return self[name] if name in self._raw else default
+
+    def __setitem__(self, name: str, card: dict) -> None:
+        self._raw.pop(name, None)
+        self._cards[name] = card
+
+    def __delitem__(self, name: str) -> None:
+        if self._raw.pop(name, None) is None:
+            del self._cards[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._cards or name in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._cards, *self._raw])
+
+    def __len__(self) -> int:
+        return len(self._cards) + len(self._raw)
+
+
+def read_pool(path: Path) -> tuple[list[str], list[str]]:
+    """A shipped pool file: its first line is {"names": [...], ...}, then one card's JSON per
+    line, in the order of the names."""
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        names = json.loads(lines[0])["names"]
+    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as e:
+        raise InvalidInput(Problem(str(path), f"cannot read the card pool: {e}")) from None
+    cards = lines[1:1 + len(names)]
+    if len(cards) != len(names):
+        raise InvalidInput(Problem(str(path), f"the card pool names {len(names)} cards but holds {len(cards)}"))
+    return names, cards
+
+
 class CardDB:
     """Card definitions by exact name.  Later sources override earlier ones by name."""
 
     def __init__(self, cards: Iterable[dict] = ()):
-        self.by_name: dict[str, dict] = {}
+        self.by_name: CardMap = CardMap()
         self.add(cards, "cards")
 
     def add(self, cards: Iterable[dict], origin: str) -> None:
@@ -72,9 +143,25 @@ class CardDB:
             lower.setdefault(known.lower(), known)
         return [lower[m] for m in difflib.get_close_matches(name.lower(), list(lower), n=n, cutoff=0.6)]
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.by_name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.by_name.get(name, default)
+
+    def update(self, other: "CardDB") -> None:
+        """Take every card of `other`, over those of the same name here."""
+        for name in other:
+            self.by_name[name] = other[name]
+
     @classmethod
-    def bundled(cls) -> "CardDB":
-        return cls.from_file(facts_dir() / "cards.yaml")
+    def bundled(cls, pool: bool = True) -> "CardDB":
+        """The rulings' cards (facts/cards.yaml) over the bundled Goat pool (facts/goat/)."""
+        db = cls.from_file(facts_dir() / "cards.yaml")
+        path = facts_dir() / POOL_FILE
+        if pool and path.is_file():
+            db.by_name.add_raw(*read_pool(path))
+        return db
 
     @classmethod
     def from_file(cls, path: str | Path) -> "CardDB":

@@ -400,11 +400,12 @@ def cards():
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the cards here (YAML) instead of standard output.")
-@click.option("--overlay", "overlay", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A curated overlay to use instead of facts/overlay.yaml.")
+@click.option("--overlay", "overlay", type=click.Path(exists=True), default=None,
+              help="A curated overlay (a folder of YAML files, or one file) to use instead of facts/overlay/.")
 def cards_import(path, output, overlay):
     """Read PATH (cards.cdb or YGOPRODeck card-info JSON) and write its cards in the
-    pyrules card schema (the YAML of facts/cards.yaml), curated overlay applied.
+    pyrules card schema (the YAML of facts/cards.yaml): effects derived from the card texts
+    by the patterns of facts/patterns/, then the curated overlay (it wins per card).
 
     \b
     Example:
@@ -424,7 +425,9 @@ def cards_import(path, output, overlay):
     took = time.perf_counter() - start
     click.echo(f"imported {len(result.cards)} cards from {Path(path).name} in {took:.2f}s "
                f"({result.skipped_aliases} alternate artworks skipped, {len(result.skipped_unsupported)} "
-               f"unsupported, overlay applied to {len(result.overlaid)})", err=True)
+               f"unsupported, overlay applied to {len(result.overlaid)}, "
+               f"{sum(1 for c in result.cards if c.get('effects'))} with effects, "
+               f"{sum(1 for c in result.cards if c.get('unmodelled'))} with unmodelled text)", err=True)
 
 
 scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",

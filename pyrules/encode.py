@@ -6,6 +6,7 @@ answer atoms can be turned into ids and names again.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from clingo import Symbol
@@ -85,7 +86,7 @@ class NameTable:
         self.base_names = {i: n for n, i in self.base.items()}
         # database cards (name -> definition, when `names` is the database's mapping), and the
         # facts of a database card at a given card number, kept across queries
-        self.cards = names if isinstance(names, dict) else {}
+        self.cards = names if isinstance(names, Mapping) else {}
         self.templates: dict[str, list[tuple[str, list[Symbol]]]] = {}
         self.card_facts: dict[tuple[str, Symbol], list[Symbol]] = {}
         self.placements: dict[tuple, list[Symbol]] = {}      # facts of a card's place (encode)

@@ -93,18 +93,33 @@ class Reason:
 
 
 @dataclass(frozen=True)
+class Unmodelled:
+    """A card of the snapshot whose text permits or forbids Summons, Tributes, attacks or battle
+    positions in a way no effect models (the card's `unmodelled`): a verdict may miss it."""
+    id: str
+    name: str
+    why: str
+
+    def sentence(self) -> str:
+        return f"{self.id} (\"{self.name}\"): {self.why}"
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The verdict on one action."""
     action: Action
     permitted: bool
     reasons: tuple[Reason, ...] = ()
     notes: tuple[tuple[str, str], ...] = ()   # derived facts about the action, e.g. materials_go_to
+    unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
 
     def to_json(self) -> dict[str, Any]:
         out = {"action": self.action.to_json(), "permitted": self.permitted,
                "reasons": [r.to_json() for r in self.reasons]}
         if self.notes:
             out["notes"] = {k: v for k, v in self.notes}
+        if self.unmodelled:
+            out["unmodelled"] = [u.id for u in self.unmodelled]
         return out
 
 
@@ -114,11 +129,14 @@ class Legal:
     permitted: tuple[Action, ...]
     replay: bool
     forbidden: tuple[Verdict, ...] = ()
+    unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
 
     def to_json(self, include_forbidden: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"permitted": [a.to_json() for a in self.permitted], "replay": self.replay}
         if include_forbidden:
             out["forbidden"] = [v.to_json() for v in self.forbidden]
+        if self.unmodelled:
+            out["unmodelled"] = [u.id for u in self.unmodelled]
         return out
 
 
@@ -178,6 +196,12 @@ def _shape(term: Symbol) -> tuple[str, tuple[tuple[str, str, Any], ...]]:
     return shape
 
 
+def unmodelled(game: Game) -> tuple[Unmodelled, ...]:
+    """The snapshot's cards, in snapshot order, whose definition says `unmodelled`."""
+    return tuple(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]) for e in game.entries
+                 if e.card.get("unmodelled"))
+
+
 def program_files(folder: Path) -> list[Path]:
     """The rule files of a query: every .lp under rules/ except the catalogue and search/."""
     return sorted(p for p in folder.rglob("*.lp") if not {"catalogue", "search"} & set(p.relative_to(folder).parts))
@@ -227,7 +251,7 @@ class Engine:
             pool = load_card_pool(cards)
             if not extra:
                 db = CardDB()
-            db.by_name.update(pool.by_name)
+            db.update(pool)
         return db
 
     def _check_program(self) -> None:
@@ -421,7 +445,7 @@ class Engine:
                              if a[0] == term))
         if act.action == "special_summon" and act.player is None:     # the default, filled in
             act = replace(act, player=enc.game.turn_player)
-        return Verdict(act, permitted, reasons, notes)
+        return Verdict(act, permitted, reasons, notes, unmodelled(enc.game))
 
     def _note_value(self, enc: Encoding, value: Symbol) -> str:
         """A note's value: card(I) becomes the card's description, constants stay as they are."""
@@ -460,4 +484,4 @@ class Engine:
             for s in {a[0] for a in atoms.get("forbidden", 2)}:
                 forbidden.append(Verdict(self.decode(enc, s, members), False, self._reasons(enc, atoms, s)))
             forbidden.sort(key=lambda v: v.action.sort_key())
-        return Legal(tuple(permitted), replay, tuple(forbidden))
+        return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game))

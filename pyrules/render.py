@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from .engine import Legal, Verdict
+from .engine import Legal, Unmodelled, Verdict
 
 MIN_COLUMN = 16           # a column is not wrapped narrower than this
 
@@ -53,6 +53,18 @@ def print_legal(result: Legal, show_all: bool = False) -> None:
         click.echo(_table(rows, ["forbidden action", "reason", "why"]))
     click.echo(f"\n{len(result.permitted)} permitted" +
                (f", {len(result.forbidden)} forbidden" if show_all else "") + ".")
+    warn_unmodelled(result.unmodelled)
+
+
+def warn_unmodelled(cards: tuple[Unmodelled, ...]) -> None:
+    """A warning under the answer: cards whose rule-relevant text the rules do not know."""
+    if not cards:
+        return
+    click.echo(f"\nWARNING: {len(cards)} card{'s' * (len(cards) != 1)} of this snapshot "
+               f"{'have' if len(cards) != 1 else 'has'} rule-relevant text that is not modelled; "
+               "the answer may be wrong where it applies:")
+    for u in cards:
+        click.echo(f"  {u.sentence()}")
 
 
 def print_verdict(verdict: Verdict) -> None:
@@ -65,6 +77,7 @@ def print_verdict(verdict: Verdict) -> None:
         for e in r.evidence:
             click.echo(f"      because of {e}")
         click.echo(f"      [{r.rule}; source: {r.source}]")
+    warn_unmodelled(verdict.unmodelled)
 
 
 def print_readings(items) -> None:
