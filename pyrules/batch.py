@@ -14,16 +14,20 @@ from __future__ import annotations
 import gc
 import json
 import multiprocessing
+import signal
 import sys
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from clingo import Function, Symbol
 from clingo import ast
 
 from .actions import Action, parse_action
+from .astwalk import AtomRewriter, predicates_read, with_first_argument
 from .encode import batch_link_rules
 from .errors import InvalidInput, Problem
 from .fastclingo import number, split_by_first
+from .limits import Limits, parse_json
+from .solver import Answer, parse_text
 
 CHUNK = 64                      # snapshots per shared grounding (measured: 50-100 is best)
 _W = "W__pyrules_snapshot"      # the snapshot variable the transform adds
@@ -36,7 +40,7 @@ class _Unsupported(Exception):
     pass
 
 
-class _AddSnapshot(ast.Transformer):
+class _AddSnapshot(AtomRewriter):
     """Adds the snapshot number W as the first argument of every atom of every statement,
     and snap(W) to the bodies where nothing else binds W."""
 
@@ -47,15 +51,10 @@ class _AddSnapshot(ast.Transformer):
         self.snap = ast.Literal(self.loc, ast.Sign.NoSign,
                                 ast.SymbolicAtom(ast.Function(self.loc, "snap", [self.var], 0)))
 
-    def term(self, t):
-        if t.ast_type == ast.ASTType.Function:
-            return t.update(arguments=[self.var, *t.arguments])
-        if t.ast_type == ast.ASTType.Pool:
-            return t.update(arguments=[self.term(a) for a in t.arguments])
-        raise _Unsupported(str(t))
-
-    def visit_SymbolicAtom(self, node):
-        return node.update(symbol=self.term(node.symbol))
+    def atom(self, sig, term):
+        if sig is None:
+            raise _Unsupported(str(term))
+        return with_first_argument(term, self.var)
 
     def bound(self, body) -> list:
         """The body, with snap(W) first unless a positive atom of the body (which now has W)
@@ -98,15 +97,16 @@ def shared_statements(statements: Sequence) -> list | None:
             out.append(tr(stmt))
     except _Unsupported:
         return None
-    from .engine import predicates_read
-    ast.parse_string(batch_link_rules(predicates_read(statements)),
-                     lambda s: out.append(s) if s.ast_type != ast.ASTType.Program else None)
+    out += [s for s in parse_text(batch_link_rules(predicates_read(statements)))
+            if s.ast_type != ast.ASTType.Program]
     return out
 
 
 # ---- judging many snapshots in one process ------------------------------------------
 class Batch:
-    """Judges snapshots with an Engine, CHUNK at a time in one grounding each."""
+    """Judges snapshots with an Engine, CHUNK at a time in one grounding each, through the
+    engine's public seam: encode, solve (with the prepared shared rules), read_legal and
+    read_verdict."""
 
     def __init__(self, engine, readings: dict[str, str] | None = None, check: Any = None,
                  chunk: int = CHUNK):
@@ -114,10 +114,7 @@ class Batch:
         self.readings = readings
         self.action: Action | None = parse_action(check) if check is not None else None
         self.chunk = max(1, chunk)
-        stmts = getattr(engine, "_shared_statements", False)
-        if stmts is False:
-            stmts = engine._shared_statements = shared_statements(engine.statements)
-        self.statements = stmts
+        self.statements = engine.prepared("batch", shared_statements)
 
     def judge(self, snapshots: Iterable[Any]) -> Iterator[Result]:
         """One result per snapshot, in order: Legal, Verdict (check) or InvalidInput."""
@@ -131,6 +128,8 @@ class Batch:
             yield from self.judge_chunk(buf)
 
     def _one(self, snapshot: Any) -> Result:
+        if isinstance(snapshot, InvalidInput):      # a line that could not be read
+            return snapshot
         try:
             if self.action is None:
                 return self.engine.legal(snapshot, self.readings)
@@ -152,7 +151,7 @@ class Batch:
                 continue
             w = number(k)
             try:
-                enc, facts, term = engine._facts(snap, self.readings, self.action, prefix=[w], shared=shared)
+                enc, facts, term = engine.encode(snap, self.readings, self.action, prefix=[w], shared=shared)
             except InvalidInput as e:
                 results[k] = e
                 continue
@@ -162,37 +161,50 @@ class Batch:
         if not encoded:
             return results
         all_facts.extend(engine.names.shared_facts(shared))
-        answers = self._solve(all_facts)
-        from .engine import Answer
+        answers = split_by_first(engine.solve(all_facts, self.statements))
         for k, enc, term in encoded:
-            atoms = answers.get(k) or Answer()
+            atoms = Answer(answers.get(k))
             try:
                 if self.action is None:
-                    results[k] = engine._legal(enc, atoms)
+                    results[k] = engine.read_legal(enc, atoms)
                 else:
-                    results[k] = engine._verdict(enc, atoms, self.action, term)
+                    results[k] = engine.read_verdict(enc, atoms, self.action, term)
             except InvalidInput as e:
                 results[k] = e
         return results
 
-    def _solve(self, facts: list[Symbol]) -> dict[int, Any]:
-        from .engine import Answer, ground_and_solve
-        return {k: Answer(by) for k, by in split_by_first(ground_and_solve(self.statements, facts)).items()}
-
 
 # ---- JSON Lines --------------------------------------------------------------------------
-def parse_line(text: str) -> Any:
-    """One input line -> a snapshot dict, or InvalidInput for a line that is not one."""
+def parse_line(text: "str | InvalidInput", limits: Limits | None = None) -> Any:
+    """One input line -> a snapshot dict, or InvalidInput for a line that is not one (over the
+    byte limit, not UTF-8 (limits.read_lines), not JSON, nested too deeply, a key given twice,
+    not an object).  The other limits are checked when the snapshot is read."""
+    if isinstance(text, InvalidInput):
+        return text
     text = text.strip()
     if not text:
         return InvalidInput(Problem("line", "empty line (expected one JSON snapshot)"))
     try:
-        value = json.loads(text)
-    except ValueError as e:
-        return InvalidInput(Problem("line", f"not valid JSON: {e}"))
+        value = parse_json(text, "line", limits or Limits.from_env(), walk=False)
+    except InvalidInput as e:
+        return e
     if not isinstance(value, dict):
         return InvalidInput(Problem("line", "a snapshot is a JSON object"))
     return value
+
+
+class Line(str):
+    """One output record as JSON text; `error` says whether the line could not be judged."""
+    error: bool = False
+
+    def __reduce__(self):                 # keeps `error` across worker processes
+        return (_line, (str(self), self.error))
+
+
+def _line(text: str, error: bool) -> Line:
+    out = Line(text)
+    out.error = error
+    return out
 
 
 def record(line: int, result: Result) -> dict[str, Any]:
@@ -210,6 +222,8 @@ def _init_pool_worker(config: dict[str, Any]) -> None:
     """A worker process of the pool: its Engine, then the garbage collector told to leave the
     objects it starts with alone (they live as long as the process; scanning them would also
     copy the pages a forked worker shares with its parent) and to run less often."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C: the parent ends the pool in order
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)    # Pool.terminate(): end at once, quietly
     _init_worker(config)
     gc.freeze()
     gc.set_threshold(10_000, 50, 50)
@@ -218,21 +232,23 @@ def _init_pool_worker(config: dict[str, Any]) -> None:
 def _init_worker(config: dict[str, Any]) -> None:
     engine = _WORKER.get("engine") if _WORKER.get("config") == config["engine"] else None
     if engine is None:
-        from .engine import Engine
-        engine = Engine(**config["engine"])
+        engine = config["factory"](**config["engine"])
     _WORKER["config"] = config["engine"]
     _WORKER["engine"] = engine
     _WORKER["batch"] = Batch(engine, config["readings"], config["check"], config["chunk"])
     _WORKER["as_json"] = config["as_json"]
+    _WORKER["lines"] = config.get("lines", True)
 
 
 def _work(task: tuple[int, list[Any]]) -> list[Any]:
     start, items = task
     batch: Batch = _WORKER["batch"]
-    snaps = [parse_line(x) if isinstance(x, str) else x for x in items]
-    results = batch.judge_chunk(snaps)
+    if _WORKER["lines"]:
+        limits = batch.engine.limits
+        items = [parse_line(x, limits) if isinstance(x, (str, InvalidInput)) else x for x in items]
+    results = batch.judge_chunk(items)
     if _WORKER["as_json"]:
-        return [json.dumps(record(start + i, r)) for i, r in enumerate(results)]
+        return [_line(json.dumps(record(start + i, r)), isinstance(r, InvalidInput)) for i, r in enumerate(results)]
     return results
 
 
@@ -249,17 +265,24 @@ def _chunks(items: Iterable[Any], size: int, first: int = 0) -> Iterator[tuple[i
         yield n, buf
 
 
-def run(items: Iterable[Any], *, engine=None, engine_config: dict[str, Any] | None = None,
-        readings: dict[str, str] | None = None, check: Any = None, workers: int = 1,
-        chunk: int = CHUNK, as_json: bool = False, first: int = 1) -> Iterator[Any]:
-    """Judge snapshots (dicts, or JSON text lines) in order.  Yields results (Legal, Verdict or
-    InvalidInput), or with as_json the output record of each line as JSON text."""
-    config = {"engine": engine_config or {}, "readings": readings, "check": check, "chunk": chunk,
-              "as_json": as_json}
+def run(items: Iterable[Any], *, engine=None, engine_factory: Callable[..., Any] | None = None,
+        engine_config: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
+        check: Any = None, workers: int = 1, chunk: int = CHUNK, as_json: bool = False,
+        first: int = 1, lines: bool = True) -> Iterator[Any]:
+    """Judge snapshots in order: dicts, or text, which is a JSON Lines line (with lines=True; an
+    InvalidInput from limits.read_lines stands for a line that could not be read) or any
+    snapshot text `Engine.legal` reads (lines=False).  Yields results (Legal, Verdict or
+    InvalidInput), or with as_json the output record of each line as a `Line` (JSON text).
+    `engine` judges them in this process; a process that has none makes one with
+    engine_factory(**engine_config) (pyrules.Engine: this module does not import the engine)."""
+    factory = engine_factory or (type(engine) if engine is not None else None)
+    if factory is None:
+        raise ValueError("batch.run needs an engine or an engine_factory")
+    config = {"engine": engine_config or {}, "factory": factory, "readings": readings, "check": check,
+              "chunk": chunk, "as_json": as_json, "lines": lines}
     if workers <= 1:
         if engine is None:
-            from .engine import Engine
-            engine = Engine(**config["engine"])
+            engine = factory(**config["engine"])
         _WORKER["engine"], _WORKER["config"] = engine, config["engine"]
         _init_worker(config)
         for task in _chunks(items, chunk, first):

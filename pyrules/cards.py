@@ -14,27 +14,29 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-import yaml
-
 from .effects import entry_problems
 from .errors import InvalidInput, Problem
+from .limits import parse_yaml, read_file
 from .paths import facts_dir
 from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, validate
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
+    """YAML text -> a value (a key given twice is InvalidInput, with its field path below base)."""
+    return parse_yaml(text, origin, None, base)
 
 
-def load_yaml(text: str) -> Any:
-    return yaml.load(text, Loader=_Loader)
-
-
-def card_problems(card: Any, path: str) -> list[Problem]:
-    """Schema problems of one card definition (inline or from a database)."""
+def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
+    """Problems of one card definition, inline in a snapshot or in a card pool: the card
+    schema, its effect entries, and what the schema's JSON Schema subset cannot say
+    (card_rule_problems; not for a partial card, such as the overlay's properties)."""
     problems = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
     if isinstance(card, dict) and isinstance(card.get("effects"), list):
         for i, entry in enumerate(card["effects"]):
             problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]")
                          if Problem(p, m) not in problems]
+    if not problems and not partial:
+        problems = card_rule_problems(card, path)
     return problems
 
 
@@ -99,6 +101,13 @@ def read_pool(path: Path) -> tuple[list[str], list[str]]:
     return names, cards
 
 
+def card_rule_problems(card: dict, path: str) -> list[Problem]:
+    """A monster card needs a Level: the Tribute count and the Summon rules read it."""
+    if card.get("kind") == "monster" and "level" not in card:
+        return [Problem(f"{path}.level", "is required for a monster card")]
+    return []
+
+
 class CardDB:
     """Card definitions by exact name.  Later sources override earlier ones by name."""
 
@@ -137,6 +146,14 @@ class CardDB:
         for name in other:
             self.by_name[name] = other[name]
 
+    def nearest(self, name: str, n: int = 3) -> list[str]:
+        """The card names closest to name (for "did you mean ...?"), case aside."""
+        import difflib
+        lower: dict[str, str] = {}
+        for known in self.by_name:
+            lower.setdefault(known.lower(), known)
+        return [lower[m] for m in difflib.get_close_matches(name.lower(), list(lower), n=n, cutoff=0.6)]
+
     @classmethod
     def bundled(cls, pool: bool = True) -> "CardDB":
         """The rulings' cards (facts/cards.yaml) over the bundled Goat pool (facts/goat/)."""
@@ -149,10 +166,7 @@ class CardDB:
     @classmethod
     def from_file(cls, path: str | Path) -> "CardDB":
         path = Path(path)
-        try:
-            data = load_yaml(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
-            raise InvalidInput(Problem(str(path), f"cannot read card file: {e}")) from None
+        data = load_yaml(read_file(path, None, str(path)), str(path), path.name)
         if isinstance(data, dict) and "cards" in data:
             data = data["cards"]
         if not isinstance(data, list):

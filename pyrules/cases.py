@@ -35,6 +35,7 @@ from typing import Iterator
 
 from .actions import parse_action
 from .cards import load_yaml
+from .limits import read_file
 from .errors import InvalidInput
 
 DEFAULTS = {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1", "players": {"A": {}, "B": {}}}
@@ -62,7 +63,7 @@ class Outcome:
 
 
 def load_cases(path: str | Path) -> list[dict]:
-    data = load_yaml(Path(path).read_text(encoding="utf-8"))
+    data = load_yaml(read_file(path, None, str(path)), str(path))
     if not isinstance(data, list):
         raise InvalidInput([])
     return data

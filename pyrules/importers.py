@@ -30,6 +30,7 @@ import yaml
 from .cards import CardDB, card_problems, load_yaml
 from .effects import LEGACY
 from .errors import InvalidInput, Problem
+from .limits import parse_json, read_file
 from .paths import facts_dir
 from .patterns import Derived, derive
 from .schema import ATTRIBUTES, CARD_SCHEMA
@@ -268,10 +269,7 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
     out: dict[str, dict] = {}
     problems: list[Problem] = []
     for file in _overlay_files(path):
-        try:
-            data = load_yaml(file.read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
-            raise _bad(file, f"cannot read the overlay: {e}") from None
+        data = load_yaml(read_file(file, None, str(file)), str(file), file.name) or {}
         if not isinstance(data, dict):
             raise _bad(file, "the overlay is a mapping: card name -> {effects, note, unmodelled}")
         for name, props in data.items():
@@ -281,7 +279,7 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
                 continue
             bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
                            "card key)") for k in props if k not in OVERLAY_KEYS]
-            bad += card_problems({"name": str(name), "kind": "monster", **props}, where)
+            bad += card_problems({"name": str(name), "kind": "monster", **props}, where, partial=True)
             if str(name) in out:
                 bad.append(Problem(where, "the card is curated in two overlay entries"))
             if bad:
@@ -370,11 +368,9 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None) -> Im
     elif path.suffix.lower() in (".cdb", ".db", ".sqlite"):
         raise _bad(path, "not a SQLite database (a YGOPro cards.cdb is SQLite with tables datas and texts)")
     else:
-        try:
-            text = path.read_text(encoding="utf-8")
-            data = json.loads(text) if path.suffix.lower() == ".json" else load_yaml(text)
-        except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as e:
-            raise _bad(path, f"cannot read as JSON or YAML: {e}") from None
+        text = read_file(path, None, str(path))
+        data = parse_json(text, str(path), None, path.name) if path.suffix.lower() == ".json" else \
+            load_yaml(text, str(path), path.name)
         if isinstance(data, dict) and "data" in data:
             result = read_ygoprodeck(data, path)
         else:

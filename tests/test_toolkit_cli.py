@@ -160,6 +160,9 @@ def _edit(path: Path, old: str, new: str) -> None:
      "[source] cites 'wiki-position-change, Changes"),
     (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)", "forbidden(draw, not_the_draw_phase, none)"),
      "not_the_draw_phase: no reason(not_the_draw_phase, ...) entry"),
+    (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)",      # every atom of a pool is seen
+                     "forbidden(draw, not_draw_phase, none; draw, not_the_draw_phase, none)"),
+     "not_the_draw_phase: no reason(not_the_draw_phase, ...) entry"),
     (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)", "forbidden(draw, already_drew, none)"),
      "not_draw_phase: catalogued but no forbidden/3 rule gives it"),
     (lambda r: _edit(r / "summons.lp", "play_forbidden(I,S, needs_tributes,", "play_forbidden(I,S, needs_tributez,"),
@@ -238,7 +241,7 @@ def test_show_draws_both_sides_history_and_actions():
     assert "A (turn player)" in out and "B   LP 8000" in out
     assert "Man-Eater Bug" in out and "DEF face-down" in out and "ATK face-up" in out
     assert "Summoned Skull [skull]" in out
-    assert "had its battle position changed by a card effect this turn: event 2" in out
+    assert "had its battle position changed by a card effect this turn: event 2" in " ".join(out.split())
     assert "Permitted actions (" in out and "flip_summon(bug)" in out
     assert out.index("Mystical Elf") < out.index("Battle Ox")      # the opponent on top
 

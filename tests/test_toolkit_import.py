@@ -184,7 +184,7 @@ def test_bad_cdb_files(tmp_path, make, message):
     ('{"data": {"name": "x"}}', "not a YGOPRODeck card-info file"),
     ('{"data": [{"id": 1}]}', "needs a name and a type"),
     ('{"cards": 3}', "expected a YGOPRODeck file"),
-    ('{"data": [', "cannot read as JSON"),
+    ('{"data": [', "not valid JSON"),
     ('{"data": []}', "holds no card"),
 ])
 def test_bad_json_files(tmp_path, text, message):
