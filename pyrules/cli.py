@@ -393,7 +393,7 @@ def show(ctx, snapshot, no_actions, readings, cards, rules):
 
 @main.group(cls=_Group)
 def cards():
-    """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file."""
+    """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file; audit what is modelled."""
 
 
 @cards.command("import")
@@ -428,6 +428,33 @@ def cards_import(path, output, overlay):
                f"unsupported, overlay applied to {len(result.overlaid)}, "
                f"{sum(1 for c in result.cards if c.get('effects'))} with effects, "
                f"{sum(1 for c in result.cards if c.get('unmodelled'))} with unmodelled text)", err=True)
+
+
+@cards.command("audit")
+@click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False))
+@json_option
+def cards_audit(path, as_json):
+    """How much of a card pool's rule-relevant text is modelled.
+
+    For PATH (a cards.cdb or YGOPRODeck card-info JSON; without PATH, the bundled Goat
+    pool's audit, computed when it was built): the cards whose text speaks of Summons,
+    Tributes, attacks or battle positions, each with its effects (derived from the text by
+    the patterns, or curated in the overlay) or "not modelled" and why; the number of
+    cards per effect kind; the share modelled.
+
+    \b
+    Example:
+        pyrules cards audit
+        pyrules cards audit cards.cdb --json
+    """
+    from .importers import import_cards
+    from .pool import audit, bundled_audit
+    from .render import print_audit
+    report = audit(import_cards(path)) if path else bundled_audit()
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        print_audit(report)
 
 
 scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",

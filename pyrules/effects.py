@@ -209,6 +209,16 @@ def card_entries(card: dict) -> list[dict]:
     return out
 
 
+def entry_text(entry: dict) -> str:
+    """One entry in a line: `cannot_attack(to: side=both, level_min=4)`."""
+    parts = [f"{k}={v}" for k, v in entry.items() if k not in ("effect", "to", "while", "source", "note", "cards",
+                                                                 "player")]
+    for key in ("to", "while"):
+        if entry.get(key):
+            parts.append(f"{key}: " + ", ".join(f"{k}={v}" for k, v in entry[key].items()))
+    return entry["effect"] + (f"({'; '.join(parts)})" if parts else "")
+
+
 # ---- facts ------------------------------------------------------------------------------
 Number = Callable[[str], int]       # a card name -> its name number
 

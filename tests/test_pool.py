@@ -94,3 +94,28 @@ def test_the_bundled_audit_adds_up():
     pool = pool_cards()
     for name, r in records.items():
         assert pool[name].get("unmodelled") == r.get("unmodelled"), name
+
+
+def test_cards_audit_cli(tmp_path):
+    runner = CliRunner()
+    out = runner.invoke(main, ["cards", "audit", "--json"])
+    assert out.exit_code == 0 and json.loads(out.output) == bundled_audit()
+    table = runner.invoke(main, ["cards", "audit"])
+    assert table.exit_code == 0
+    audit = bundled_audit()
+    assert (f"{audit['touching']} speak of Summons, Tributes, attacks or battle positions (or carry an effect); "
+            f"{audit['modelled']} of them modelled") in table.output
+    lines = {line.split("  ")[0]: line for line in table.output.splitlines()}
+    assert "derived: can_attack_directly" in lines["Jinzo #7"]
+    assert "NOT MODELLED: its text on Summons" in lines["Guardian Ceal"]
+    assert "curated: cannot_be_attack_target(while: face_up_card=Umi)" in lines["The Legendary Fisherman"]
+    pool = tmp_path / "cardinfo.json"
+    pool.write_text(json.dumps({"data": [
+        {"id": 1, "name": "Made Up", "type": "Effect Monster", "frameType": "effect", "level": 4, "atk": 1, "def": 1,
+         "race": "Machine", "attribute": "DARK", "desc": "Level 4 or higher monsters cannot attack."},
+        {"id": 2, "name": "Plain", "type": "Normal Monster", "frameType": "normal", "level": 4, "atk": 1, "def": 1,
+         "race": "Machine", "attribute": "DARK", "desc": "A machine."}]}))
+    got = json.loads(runner.invoke(main, ["cards", "audit", str(pool), "--json"]).output)
+    assert got["cards"] == 2 and got["touching"] == 1 and got["modelled"] == 1 and got["share_modelled"] == 1.0
+    assert got["per_kind"] == {"cannot_attack": 1}
+    assert got["records"]["Made Up"]["derived"] == [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]
