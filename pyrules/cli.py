@@ -244,6 +244,32 @@ def reasons(ctx, as_json, rules):
     print_reasons(items)
 
 
+@main.command()
+@json_option
+@rules_option
+def effects(as_json, rules):
+    """List every effect kind with its arguments, meaning and source, then the filters
+    (`to:` keys) and conditions (`while:` keys) an entry may give (rules/effects.yaml).
+
+    \b
+    Example:
+        pyrules effects
+        pyrules effects --json
+    """
+    from .effects import load_vocabulary
+    folder = _rules(rules)
+    voc = load_vocabulary(Path(folder) if folder else None)
+    if as_json:
+        click.echo(json.dumps(
+            {"kinds": [k.to_json() for k in voc.kinds.values()],
+             "filters": [{"name": a.name, "type": a.type, "meaning": a.meaning} for a in voc.filters.values()],
+             "conditions": [{"name": a.name, "type": a.type, "meaning": a.meaning}
+                            for a in voc.conditions.values()]}, indent=2))
+        return
+    from .render import print_effects
+    print_effects(voc)
+
+
 # ---- the rules designer's toolkit: test, lint, explain, show, cards import ----------
 def _default_cases() -> list[Path]:
     """The project's ruling suite when run in a checkout (its tests/cases), or beside the package."""
@@ -459,7 +485,8 @@ def cards_audit(path, as_json):
 
 scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",
                             help="Search bounds (default monsters=2,hand=1,graveyard=1,events=3,extra=0,"
-                                 "banished=0,chain=1,attack=1).")
+                                 "banished=0,chain=1,attack=1,effects=0; effects: applied effects in the "
+                                 "snapshot's effects:).")
 pool_option = click.option("--cards", "card_names", default=None, metavar="NAMES",
                            help="Comma-separated card names the snapshots draw from (default: Battle Ox, "
                                 "Man-Eater Bug, Summoned Skull, Blue-Eyes White Dragon, Dark Necrofear).")

@@ -123,3 +123,27 @@ def print_audit(report: dict) -> None:
     click.echo(f"\n{report['source']}: {report['cards']} cards; {report['touching']} speak of Summons, Tributes, "
                f"attacks or battle positions (or carry an effect); {report['modelled']} of them modelled ({share}), "
                f"{report['from_overlay']} by the curated overlay.")
+
+
+def _type_text(t) -> str:
+    return "|".join(t) if isinstance(t, list) else str(t)
+
+
+def print_effects(voc) -> None:
+    """`pyrules effects`: the kinds, then the filters and conditions."""
+    for k in voc.kinds.values():
+        args = ", ".join(f"{a.name}: {_type_text(a.type)}" for a in k.args)
+        click.echo(f"{k.name}({args})" if args else k.name)
+        click.echo(f"  {k.meaning}")
+        where = "a player" if k.about == "player" else "a card"
+        printed = "; printed: works wherever the card is" if k.printed == "anywhere" else ""
+        legacy = f"; older card key: {k.legacy}" if k.legacy else ""
+        click.echo(f"  applies to {where}{printed}{legacy}")
+        for a in k.args:
+            click.echo(f"  {a.name}: {a.meaning}")
+        click.echo(f"  source: {k.source}")
+        click.echo("")
+    for title, items in (("filters (to:)", voc.filters), ("conditions (while:)", voc.conditions)):
+        rows = [[a.name, _type_text(a.type), a.meaning] for a in items.values()]
+        click.echo(_table(rows, [title, "type", "meaning"]))
+        click.echo("")

@@ -32,7 +32,8 @@ from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
-from .encode import Encoding, card_facts, const
+from .effects import applied_term, generated_entries, vocabulary
+from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
 from .limits import read_file
@@ -62,8 +63,9 @@ class Scope:
     banished: int = 0     # the turn player's banished cards
     chain: int = 1        # cards with an effect on the chain
     attack: int = 1       # attacks in progress (0 or 1)
+    effects: int = 0      # applied effects in the snapshot's effects: (kinds from rules/effects.yaml)
 
-    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack")
+    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "effects")
 
     def __str__(self) -> str:
         return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)
@@ -317,9 +319,19 @@ class Searcher:
         facts += [Function("gen_phase", [const(p)]) for p in PHASES]
         facts += [Function("gen_step", [const(s)]) for s in BATTLE_STEPS]
         facts += [Function("gen_chain", [Number(scope.chain)]), Function("gen_attack", [Number(min(scope.attack, 1))])]
+        if scope.effects:
+            facts += [Function("gen_effect_slot", [Number(k)]) for k in range(1, scope.effects + 1)]
+            facts += [Function("gen_effect_kind", [term, const(about)]) for term, (_, about) in
+                      self._applied_choices(names).items()]
         for n, value in self.engine.reading_defaults.items():
             facts.append(Function("reading_default", [const(n), const(value)]))
         return facts, guarded
+
+    @staticmethod
+    def _applied_choices(names) -> dict[Symbol, tuple[dict, str]]:
+        """Effect term -> (entry, card|player) for each applied entry the search may generate."""
+        kinds = vocabulary().kinds
+        return {term_symbol(applied_term(e, names.number)): (e, kinds[e["effect"]].about) for e in generated_entries()}
 
     @staticmethod
     def _action_names() -> str:
@@ -543,6 +555,15 @@ class Searcher:
             events.append(ev)
         if events:
             snap["this_turn"] = events
+        choices = self._applied_choices(names) if "applied" in by else {}
+        to_player = {a[0].number: PLAYER_KEYS[a[1].number] for a in by.get("applied_player", [])}
+        applied = []
+        for k, term in sorted((a[0].number, a[1]) for a in by.get("applied", [])):
+            cards = sorted(card_id[a[1].number] for a in by.get("applied_card", []) if a[0].number == k)
+            applied.append({**choices[term][0], **({"cards": cards} if cards else {}),
+                            **({"player": to_player[k]} if k in to_player else {})})
+        if applied:
+            snap["effects"] = applied
         if "attack_attacker" in by:
             snap["attack"] = {"attacker": card_id[one("attack_attacker")[0].number],
                               "target": target(one("attack_target")[0]),
@@ -654,7 +675,7 @@ _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
     ("deck_size", 2), ("event", 2), ("event_card", 2), ("event_player", 2), ("event_how", 2),
     ("event_target", 2), ("event_negated", 1), ("event_replay", 1), ("event_method", 2), ("event_to", 2),
     ("event_tribute", 2), ("attack_attacker", 1), ("attack_target", 1), ("target_at_declaration", 1),
-    ("member", 2), ("member", 3)])
+    ("member", 2), ("member", 3), ("applied", 2), ("applied_card", 2), ("applied_player", 2)])
 
 
 def case_of(cx: Counterexample, name: str, source: str) -> dict:
