@@ -40,6 +40,13 @@ def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
     return problems
 
 
+def card_rule_problems(card: dict, path: str) -> list[Problem]:
+    """A monster card needs a Level: the Tribute count and the Summon rules read it."""
+    if card.get("kind") == "monster" and "level" not in card:
+        return [Problem(f"{path}.level", "is required for a monster card")]
+    return []
+
+
 POOL_FILE = "goat/cards.jsonl"
 
 
@@ -101,13 +108,6 @@ def read_pool(path: Path) -> tuple[list[str], list[str]]:
     return names, cards
 
 
-def card_rule_problems(card: dict, path: str) -> list[Problem]:
-    """A monster card needs a Level: the Tribute count and the Summon rules read it."""
-    if card.get("kind") == "monster" and "level" not in card:
-        return [Problem(f"{path}.level", "is required for a monster card")]
-    return []
-
-
 class CardDB:
     """Card definitions by exact name.  Later sources override earlier ones by name."""
 
@@ -135,6 +135,14 @@ class CardDB:
     def __len__(self) -> int:
         return len(self.by_name)
 
+    def nearest(self, name: str, n: int = 3) -> list[str]:
+        """The card names closest to name (for "did you mean ...?"), case aside."""
+        import difflib
+        lower: dict[str, str] = {}
+        for known in self.by_name:
+            lower.setdefault(known.lower(), known)
+        return [lower[m] for m in difflib.get_close_matches(name.lower(), list(lower), n=n, cutoff=0.6)]
+
     def __iter__(self) -> Iterator[str]:
         return iter(self.by_name)
 
@@ -145,14 +153,6 @@ class CardDB:
         """Take every card of `other`, over those of the same name here."""
         for name in other:
             self.by_name[name] = other[name]
-
-    def nearest(self, name: str, n: int = 3) -> list[str]:
-        """The card names closest to name (for "did you mean ...?"), case aside."""
-        import difflib
-        lower: dict[str, str] = {}
-        for known in self.by_name:
-            lower.setdefault(known.lower(), known)
-        return [lower[m] for m in difflib.get_close_matches(name.lower(), list(lower), n=n, cutoff=0.6)]
 
     @classmethod
     def bundled(cls, pool: bool = True) -> "CardDB":

@@ -348,20 +348,26 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
 @main.command()
 @json_option
 @rules_option
-def lint(as_json, rules):
+@click.option("--rulings", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Folder of the rulings documents (STEM.txt) whose section headings citations name "
+                   "(default: shared/rulings above the rules folder; not checked when there is none).")
+def lint(as_json, rules, rulings):
     """Check the rules: they parse and ground, every block cites a source, every reason
     and predicate is catalogued and documented, readings are complete.  Exit 1 on findings.
 
     \b
     Example:
         pyrules lint
-        pyrules lint --rules my_rules/
+        pyrules lint --rules my_rules/ --rulings ../shared/rulings
     """
-    from .lint import lint as run_lint
+    from .lint import find_rulings, lint as run_lint
     from .paths import rules_dir
     rules = _rules(rules)
     folder = Path(rules) if rules else rules_dir()
-    findings = run_lint(folder)
+    documents = Path(rulings) if rulings else find_rulings(folder)
+    if documents is None:
+        click.echo("note: no rulings documents found (--rulings DIR): cited section headings not checked", err=True)
+    findings = run_lint(folder, documents)
     if as_json:
         click.echo(json.dumps([{"file": f.file, "line": f.line, "check": f.check, "message": f.message}
                                for f in findings], indent=2))

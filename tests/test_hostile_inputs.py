@@ -359,9 +359,8 @@ def test_a_string_where_a_list_belongs_gives_one_problem(tmp_path, key, value, f
 def test_an_unknown_card_name_suggests_the_nearest(tmp_path):
     snap = {"snapshot": 1, "players": {"A": {"hand": ["battle ox", "Sumoned Skull", "Qwertyuiop"]}, "B": {}}}
     res = refused(["legal", write(tmp_path, "s.json", json.dumps(snap))], "players.A.hand[0].card",
-                  "unknown card name 'battle ox' (did you mean 'Battle Ox' or ")     # the nearest first
-    # the bundled Goat pool holds more near names (Enraged Battle Ox, Toon Summoned Skull)
-    assert "unknown card name 'Sumoned Skull' (did you mean 'Summoned Skull' or 'Toon Summoned Skull'?)" in res.stderr
+                  "unknown card name 'battle ox' (did you mean 'Battle Ox'")      # the nearest first
+    assert "unknown card name 'Sumoned Skull' (did you mean 'Summoned Skull'" in res.stderr
     assert "unknown card name 'Qwertyuiop'\n" in res.stderr
 
 
