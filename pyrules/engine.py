@@ -15,6 +15,7 @@ from . import cache
 from .actions import SIGNATURES, Action, parse_action
 from .astwalk import predicates_read
 from .cards import CardDB
+from .effects import use_rules
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
@@ -240,6 +241,7 @@ class Engine:
             self.config["limits"] = asdict(self.limits)
         if not self.rules_dir.is_dir():
             raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
+        use_rules(self.rules_dir)        # its rules/effects.yaml is the declaration read from now on
         try:
             with CLINGO_LOCK:
                 self.catalogue = load_catalogue(self.rules_dir / "catalogue")
