@@ -323,11 +323,11 @@ def generated_entries(voc: Vocabulary | None = None) -> list[dict]:
     voc = voc or vocabulary()
     out = []
     for k in voc.kinds.values():
-        domains = [a.type if isinstance(a.type, list) else [True, False] if a.type == "boolean" else None
-                   for a in k.args]
+        domains: list[list[Any] | None] = [a.type if isinstance(a.type, list) else [True, False]
+                                           if a.type == "boolean" else None for a in k.args]
         if any(d is None for d in domains):
             continue
-        for values in itertools.product(*domains):
+        for values in itertools.product(*(d for d in domains if d is not None)):
             out.append({"effect": k.name, **{a.name: v for a, v in zip(k.args, values)}})
     return out
 
