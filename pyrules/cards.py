@@ -183,14 +183,6 @@ class CardDB:
         return db
 
     @classmethod
-    def checked(cls, cards: list[dict]) -> "CardDB":
-        """A database of cards already checked (read back from the cache)."""
-        db = cls()
-        for c in cards:
-            db.by_name[c["name"]] = c
-        return db
-
-    @classmethod
     def from_file(cls, path: str | Path) -> "CardDB":
         path = Path(path)
         data = load_yaml(read_file(path, None, str(path)), str(path), path.name)
