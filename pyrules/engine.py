@@ -359,6 +359,8 @@ class Engine:
             value = getattr(action, key)
             if kind in ("id", "target"):
                 args.append(enc.card(value))
+            elif kind == "by":                # the enabling card, or none: any that works
+                args.append(const("none") if value is None else enc.card(value))
             elif kind == "ids":
                 for ident in value:
                     facts.append(enc.fact("member", const("q"), enc.card(ident)))
@@ -379,8 +381,10 @@ class Engine:
         for key, kind, v in fields:
             if kind == "ids":
                 out[key] = tuple(sorted(members.get(v, ())))
-            elif kind == "id" or (kind == "target" and v != "direct"):
+            elif kind == "id" or (kind == "target" and v != "direct") or (kind == "by" and v != "none"):
                 out[key] = enc.card_id[v]
+            elif kind == "by":
+                pass
             elif kind == "player":
                 out[key] = enc.player_key[v]
             else:
@@ -403,6 +407,8 @@ class Engine:
         sums = [str(e.arguments[0]) for e in evidence if e.name == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
         text = text.replace("{sum}", sums[0] if sums else "?")
+        names = [enc.names.name(e.arguments[0].number) for e in evidence if e.name == "name"]
+        text = text.replace("{name}", names[0] if names else "?")
         return Reason(rid, text, source, tuple(self.describe_evidence(enc, e) for e in evidence))
 
     def describe_card(self, enc: Encoding, number: int) -> str:
@@ -429,6 +435,8 @@ class Engine:
             return self.describe_card(enc, e.arguments[0].number)
         if e.name == "effect" and e.arguments:
             return self.describe_effect(enc, e.arguments[0].number)
+        if e.name == "name" and e.arguments:
+            return f"needs \"{enc.names.name(e.arguments[0].number)}\""
         if e.name == "need" and e.arguments:
             return f"needs {e.arguments[0]}"
         if e.name == "sum" and len(e.arguments) == 2:
