@@ -33,11 +33,12 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import clingo  # noqa: E402
+import clingo.ast  # noqa: E402
 
 from pyrules import Engine  # noqa: E402
 from pyrules.batch import run  # noqa: E402
 from pyrules.encode import encode  # noqa: E402
-from pyrules.engine import BASE, CLINGO_ARGS, ProgramBuilder  # noqa: E402
+from pyrules.solver import BASE, CLINGO_ARGS  # noqa: E402
 from pyrules.fastclingo import add_facts, add_statements  # noqa: E402
 from workload import snapshot, synchro_board, typical  # noqa: E402
 
@@ -62,9 +63,9 @@ def peak_mb() -> float:
 
 def floor_once(engine: Engine, snap: dict) -> float:
     """ground() + solve() on a Control that already holds the rules and the facts."""
-    _, facts, _ = engine._facts(snap, None)
+    _, facts, _ = engine.encode(snap)
     ctl = clingo.Control(CLINGO_ARGS)
-    with ProgramBuilder(ctl) as b:
+    with clingo.ast.ProgramBuilder(ctl) as b:
         add_statements(b, engine.statements)
     with ctl.backend() as backend:
         add_facts(backend, facts)

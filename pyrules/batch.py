@@ -15,15 +15,17 @@ import gc
 import json
 import multiprocessing
 import sys
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from clingo import Function, Symbol
 from clingo import ast
 
 from .actions import Action, parse_action
+from .astwalk import AtomRewriter, predicates_read, with_first_argument
 from .encode import batch_link_rules
 from .errors import InvalidInput, Problem
 from .fastclingo import number, split_by_first
+from .solver import Answer, parse_text
 
 CHUNK = 64                      # snapshots per shared grounding (measured: 50-100 is best)
 _W = "W__pyrules_snapshot"      # the snapshot variable the transform adds
@@ -36,7 +38,7 @@ class _Unsupported(Exception):
     pass
 
 
-class _AddSnapshot(ast.Transformer):
+class _AddSnapshot(AtomRewriter):
     """Adds the snapshot number W as the first argument of every atom of every statement,
     and snap(W) to the bodies where nothing else binds W."""
 
@@ -47,15 +49,10 @@ class _AddSnapshot(ast.Transformer):
         self.snap = ast.Literal(self.loc, ast.Sign.NoSign,
                                 ast.SymbolicAtom(ast.Function(self.loc, "snap", [self.var], 0)))
 
-    def term(self, t):
-        if t.ast_type == ast.ASTType.Function:
-            return t.update(arguments=[self.var, *t.arguments])
-        if t.ast_type == ast.ASTType.Pool:
-            return t.update(arguments=[self.term(a) for a in t.arguments])
-        raise _Unsupported(str(t))
-
-    def visit_SymbolicAtom(self, node):
-        return node.update(symbol=self.term(node.symbol))
+    def atom(self, sig, term):
+        if sig is None:
+            raise _Unsupported(str(term))
+        return with_first_argument(term, self.var)
 
     def bound(self, body) -> list:
         """The body, with snap(W) first unless a positive atom of the body (which now has W)
@@ -98,15 +95,16 @@ def shared_statements(statements: Sequence) -> list | None:
             out.append(tr(stmt))
     except _Unsupported:
         return None
-    from .engine import predicates_read
-    ast.parse_string(batch_link_rules(predicates_read(statements)),
-                     lambda s: out.append(s) if s.ast_type != ast.ASTType.Program else None)
+    out += [s for s in parse_text(batch_link_rules(predicates_read(statements)))
+            if s.ast_type != ast.ASTType.Program]
     return out
 
 
 # ---- judging many snapshots in one process ------------------------------------------
 class Batch:
-    """Judges snapshots with an Engine, CHUNK at a time in one grounding each."""
+    """Judges snapshots with an Engine, CHUNK at a time in one grounding each, through the
+    engine's public seam: encode, solve (with the prepared shared rules), read_legal and
+    read_verdict."""
 
     def __init__(self, engine, readings: dict[str, str] | None = None, check: Any = None,
                  chunk: int = CHUNK):
@@ -114,10 +112,7 @@ class Batch:
         self.readings = readings
         self.action: Action | None = parse_action(check) if check is not None else None
         self.chunk = max(1, chunk)
-        stmts = getattr(engine, "_shared_statements", False)
-        if stmts is False:
-            stmts = engine._shared_statements = shared_statements(engine.statements)
-        self.statements = stmts
+        self.statements = engine.prepared("batch", shared_statements)
 
     def judge(self, snapshots: Iterable[Any]) -> Iterator[Result]:
         """One result per snapshot, in order: Legal, Verdict (check) or InvalidInput."""
@@ -152,7 +147,7 @@ class Batch:
                 continue
             w = number(k)
             try:
-                enc, facts, term = engine._facts(snap, self.readings, self.action, prefix=[w], shared=shared)
+                enc, facts, term = engine.encode(snap, self.readings, self.action, prefix=[w], shared=shared)
             except InvalidInput as e:
                 results[k] = e
                 continue
@@ -162,22 +157,17 @@ class Batch:
         if not encoded:
             return results
         all_facts.extend(engine.names.shared_facts(shared))
-        answers = self._solve(all_facts)
-        from .engine import Answer
+        answers = split_by_first(engine.solve(all_facts, self.statements))
         for k, enc, term in encoded:
-            atoms = answers.get(k) or Answer()
+            atoms = Answer(answers.get(k))
             try:
                 if self.action is None:
-                    results[k] = engine._legal(enc, atoms)
+                    results[k] = engine.read_legal(enc, atoms)
                 else:
-                    results[k] = engine._verdict(enc, atoms, self.action, term)
+                    results[k] = engine.read_verdict(enc, atoms, self.action, term)
             except InvalidInput as e:
                 results[k] = e
         return results
-
-    def _solve(self, facts: list[Symbol]) -> dict[int, Any]:
-        from .engine import Answer, ground_and_solve
-        return {k: Answer(by) for k, by in split_by_first(ground_and_solve(self.statements, facts)).items()}
 
 
 # ---- JSON Lines --------------------------------------------------------------------------
@@ -218,8 +208,7 @@ def _init_pool_worker(config: dict[str, Any]) -> None:
 def _init_worker(config: dict[str, Any]) -> None:
     engine = _WORKER.get("engine") if _WORKER.get("config") == config["engine"] else None
     if engine is None:
-        from .engine import Engine
-        engine = Engine(**config["engine"])
+        engine = config["factory"](**config["engine"])
     _WORKER["config"] = config["engine"]
     _WORKER["engine"] = engine
     _WORKER["batch"] = Batch(engine, config["readings"], config["check"], config["chunk"])
@@ -249,17 +238,22 @@ def _chunks(items: Iterable[Any], size: int, first: int = 0) -> Iterator[tuple[i
         yield n, buf
 
 
-def run(items: Iterable[Any], *, engine=None, engine_config: dict[str, Any] | None = None,
-        readings: dict[str, str] | None = None, check: Any = None, workers: int = 1,
-        chunk: int = CHUNK, as_json: bool = False, first: int = 1) -> Iterator[Any]:
+def run(items: Iterable[Any], *, engine=None, engine_factory: Callable[..., Any] | None = None,
+        engine_config: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
+        check: Any = None, workers: int = 1, chunk: int = CHUNK, as_json: bool = False,
+        first: int = 1) -> Iterator[Any]:
     """Judge snapshots (dicts, or JSON text lines) in order.  Yields results (Legal, Verdict or
-    InvalidInput), or with as_json the output record of each line as JSON text."""
-    config = {"engine": engine_config or {}, "readings": readings, "check": check, "chunk": chunk,
-              "as_json": as_json}
+    InvalidInput), or with as_json the output record of each line as JSON text.
+    `engine` judges them in this process; a process that has none makes one with
+    engine_factory(**engine_config) (pyrules.Engine: this module does not import the engine)."""
+    factory = engine_factory or (type(engine) if engine is not None else None)
+    if factory is None:
+        raise ValueError("batch.run needs an engine or an engine_factory")
+    config = {"engine": engine_config or {}, "factory": factory, "readings": readings, "check": check,
+              "chunk": chunk, "as_json": as_json}
     if workers <= 1:
         if engine is None:
-            from .engine import Engine
-            engine = Engine(**config["engine"])
+            engine = factory(**config["engine"])
         _WORKER["engine"], _WORKER["config"] = engine, config["engine"]
         _init_worker(config)
         for task in _chunks(items, chunk, first):

@@ -24,6 +24,7 @@ from typing import Any, Callable
 import yaml
 
 from .paths import rules_dir
+from .validator import validate
 from .words import ATTRIBUTES, FRAME_FLAGS, RACES
 
 DECLARATION = "effects.yaml"
@@ -148,7 +149,6 @@ _KIND_SCHEMAS: dict[tuple[str, bool], dict] = {}
 
 def entry_problems(entry: Any, path: str, applied: bool = False) -> list[tuple[str, str]]:
     """(path, message) for every way one entry breaks the schema of its kind."""
-    from .schema import validate     # schema.py builds on this module
     voc = vocabulary()
     if not isinstance(entry, dict):
         return [(path, f"expected a mapping, got {type(entry).__name__}")]

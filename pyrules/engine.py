@@ -7,35 +7,89 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
-import clingo
 from clingo import Function, Symbol, SymbolType
-from clingo.ast import ASTType, ProgramBuilder, parse_files
 
 from .actions import SIGNATURES, Action, parse_action
+from .astwalk import predicates_read
 from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
-from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args, symbol_key, value_of
+from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
+from .solver import Answer, atoms_of, ground_and_solve, parse_rules
 
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
+MODE_LEGAL = Function("mode", [Function("legal")])
+REPORT_FORBIDDEN = Function("report_forbidden")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a reason rests on, as data (one evidence atom of the rules' answer):
+    kind "event" (event: its number in this_turn, from 1; what: its kind; card: its card's
+    id; flags: negated, replay), "card" (card: its id; name and player, or gone), "effect"
+    (number: the snapshot's applied effect, from 1; what: its kind; name: its source card), "need"
+    (number: the number a rule asks for), "sum" (number: the snapshot's number; needs: the
+    one asked for), "name" (name: a card name a rule asks for), or another atom's name (term: the atom as clingo writes it)."""
+    kind: str
+    event: int | None = None
+    card: str | None = None
+    number: int | None = None
+    needs: int | None = None
+    what: str | None = None
+    name: str | None = None
+    player: str | None = None
+    flags: tuple[str, ...] = ()
+    gone: bool = False
+    term: str | None = None
+
+    def card_text(self) -> str:
+        if self.gone or self.name is None:
+            return f"card {self.card} (gone)"
+        return f"\"{self.name}\" ({self.player}, id {self.card})"
+
+    def text(self) -> str:
+        """The evidence as the sentence fragment of Reason.evidence."""
+        if self.kind == "event":
+            what = f"{self.what}" + (f" of {self.card}" if self.card is not None else "")
+            return f"event {self.event}: {what}" + (f" ({', '.join(self.flags)})" if self.flags else "")
+        if self.kind == "card":
+            return self.card_text()
+        if self.kind == "effect":      # the snapshot's applied effect number (from 1)
+            source = f" from \"{self.name}\"" if self.name else ""
+            return f"effects[{(self.number or 1) - 1}]: {self.what}{source}"
+        if self.kind == "need":
+            return f"needs {self.number}"
+        if self.kind == "name":
+            return f"needs \"{self.name}\""
+        if self.kind == "sum":
+            return f"adds up to {self.number}, needs {self.needs}"
+        return self.term or self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()
+                if v not in (None, (), False)}
 
 
 @dataclass(frozen=True)
 class Reason:
-    """Why an action is forbidden: a stable id, a sentence, a source citation, and evidence."""
+    """Why an action is forbidden: a stable id, a sentence, a source citation, and evidence
+    (as text: `evidence`, and as data: `grounds`, one Evidence per evidence atom)."""
     rule: str
     text: str
     source: str
     evidence: tuple[str, ...] = ()
+    grounds: tuple[Evidence, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        out = {"rule": self.rule, "text": self.text, "source": self.source}
+        out: dict[str, Any] = {"rule": self.rule, "text": self.text, "source": self.source}
         if self.evidence:
             out["evidence"] = list(self.evidence)
+            out["grounds"] = [g.to_json() for g in self.grounds]
         return out
 
 
@@ -91,15 +145,9 @@ def _string(sym: Symbol) -> str:
 
 def load_catalogue(folder: Path) -> Catalogue:
     """Read reason, problem and reading facts (rules/catalogue/*.lp) once."""
-    ctl = clingo.Control(["--warn=none"])
-    for path in sorted(folder.glob("*.lp")):
-        ctl.load(str(path))
-    ctl.ground([("base", [])])
+    heads = atoms_of(files=sorted(folder.glob("*.lp")))
     cat = Catalogue()
     values: dict[str, dict[str, str]] = {}
-    heads = []
-    for atom in ctl.symbolic_atoms:
-        heads.append(atom.symbol)
     for s in heads:
         a = s.arguments
         if s.name == "reason" and len(a) == 3:
@@ -116,68 +164,6 @@ def load_catalogue(folder: Path) -> Catalogue:
     return cat
 
 
-class Answer:
-    """The shown atoms of one answer, read once: (name, arity) -> list of argument lists."""
-    __slots__ = ("by",)
-
-    def __init__(self, by: dict[tuple[str, int], list[list[Symbol]]] | None = None) -> None:
-        self.by: dict[tuple[str, int], list[list[Symbol]]] = {} if by is None else by
-
-    @classmethod
-    def of(cls, symbols: Iterable[Symbol]) -> "Answer":
-        out = cls()
-        by = out.by
-        for s in symbols:
-            name, args = name_args(s)
-            key = (name, len(args))
-            got = by.get(key)
-            if got is None:
-                by[key] = [args]
-            else:
-                got.append(args)
-        return out
-
-    def get(self, name: str, arity: int) -> list[list[Symbol]]:
-        return self.by.get((name, arity), [])
-
-
-CLINGO_ARGS = ["--warn=none"]
-BASE = [("base", [])]
-MODE_LEGAL = Function("mode", [Function("legal")])
-REPORT_FORBIDDEN = Function("report_forbidden")
-
-
-def parse_program(files: list[Path]) -> list:
-    """The rule files parsed once into clingo AST statements (replayed by every query).
-    Comments and #defined directives only matter to the parser's warnings (off here), so
-    they are not replayed.  Rules that do not parse or ground (a syntax error, an unsafe
-    variable) raise InvalidInput with clingo's messages, which name the file and line."""
-    messages: list[str] = []
-
-    def log(_code, message: str) -> None:
-        messages.append(message.strip())
-
-    statements: list = []
-    try:
-        if not files:
-            raise RuntimeError("no rule files (.lp) found")
-        parse_files([str(p) for p in files], statements.append, logger=log)
-        statements = [s for s in statements if s.ast_type not in (ASTType.Comment, ASTType.Defined)]
-        # every file opens with an implicit "#program base."; when all are base, one is enough
-        parts = [i for i, s in enumerate(statements) if s.ast_type == ASTType.Program]
-        if {str(statements[i]) for i in parts} == {"#program base."}:
-            statements = [s for i, s in enumerate(statements) if i not in parts[1:]]
-        ctl = clingo.Control(CLINGO_ARGS, logger=log)       # a first grounding finds unsafe variables
-        with ProgramBuilder(ctl) as builder:
-            add_statements(builder, statements)
-        ctl.ground(BASE)
-    except RuntimeError as e:
-        where = str(files[0].parent) if files else "rules"
-        errors = [m for m in messages if "error" in m] or messages or [str(e)]
-        raise InvalidInput([Problem(where, f"the rules do not load: {m}") for m in errors]) from None
-    return statements
-
-
 _SHAPES: dict[Any, tuple[str, tuple[tuple[str, str, Any], ...]]] = {}
 
 
@@ -191,47 +177,6 @@ def _shape(term: Symbol) -> tuple[str, tuple[tuple[str, str, Any], ...]]:
     if len(_SHAPES) < 100_000:
         _SHAPES[symbol_key(term)] = shape
     return shape
-
-
-def predicates_read(statements: list) -> set[tuple[str, int]]:
-    """Every predicate (name, arity) the rules mention: input facts of other predicates (a
-    card's ATK, say, while no rule reads it) need not be given."""
-    found: set[tuple[str, int]] = set()
-
-    class Atoms(clingo.ast.Transformer):
-        def visit_SymbolicAtom(self, node):
-            sym = node.symbol
-            for t in (sym.arguments if sym.ast_type == ASTType.Pool else [sym]):
-                if t.ast_type == ASTType.UnaryOperation:        # -p(...), classical negation
-                    t = t.argument
-                if t.ast_type == ASTType.Function:
-                    found.add((t.name, len(t.arguments)))
-            return node
-
-        def visit_ShowSignature(self, node):                      # #show p/N.
-            found.add((node.name, node.arity))
-            return node
-
-    visit = Atoms()
-    for stmt in statements:
-        visit(stmt)
-    return found
-
-
-def ground_and_solve(statements: list, facts: Iterable[Symbol]) -> list[Symbol]:
-    """The one solver call: a fresh Control with the parsed rules and the facts (through
-    the backend, as symbols), grounded and solved; the shown atoms of the answer."""
-    shown: list[Symbol] = []
-    with CLINGO_LOCK:
-        ctl = clingo.Control(CLINGO_ARGS)
-        with ProgramBuilder(ctl) as builder:
-            add_statements(builder, statements)
-        with ctl.backend() as backend:
-            add_facts(backend, facts)
-        ctl.ground(BASE)
-        ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
-        del ctl
-    return shown
 
 
 def program_files(folder: Path) -> list[Path]:
@@ -263,6 +208,7 @@ class Engine:
         self.cards = self._card_db(cards, extra_cards)
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
+        self._prepared: dict[str, Any] = {}
         self.program = "\n".join(p.read_text(encoding="utf-8") for p in self.files)
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
@@ -285,15 +231,24 @@ class Engine:
         """Parse the rules once (InvalidInput with clingo's messages when they do not load);
         every query replays the parsed statements instead of parsing the text again."""
         with CLINGO_LOCK:
-            self.statements = parse_program(self.files)
+            self.statements = parse_rules(self.files)
         self.names.reads = predicates_read(self.statements)
 
-    # ---- the one solver call ------------------------------------------------
-    def solve(self, facts: Iterable[Symbol]) -> list[Symbol]:
-        """Ground the rules with these facts and return the shown atoms of the answer."""
-        return ground_and_solve(self.statements, facts)
+    # ---- the seam batch and search use: prepare, encode, solve, read ----------------
+    def prepared(self, key: str, make: Callable[[list], T]) -> T:
+        """A program made once from the parsed rules (make(statements)) and kept with the
+        Engine under `key`: the batch's shared-grounding rules, the search's rules."""
+        with CLINGO_LOCK:
+            if key not in self._prepared:
+                self._prepared[key] = make(self.statements)
+            return self._prepared[key]
 
-    def answer(self, facts: Iterable[Symbol]) -> "Answer":
+    def solve(self, facts: Iterable[Symbol], statements: list | None = None) -> list[Symbol]:
+        """Ground the rules (or `statements`, a prepared program) with these facts and
+        return the shown atoms of the answer."""
+        return ground_and_solve(self.statements if statements is None else statements, facts)
+
+    def answer(self, facts: Iterable[Symbol]) -> Answer:
         """solve(), with the shown atoms read once into an Answer."""
         return Answer.of(self.solve(facts))
 
@@ -301,8 +256,8 @@ class Engine:
     def game(self, snapshot: Any, readings: dict[str, str] | None = None) -> Game:
         return parse_snapshot(snapshot, self.cards, self.reading_values, readings)
 
-    def _facts(self, snapshot: Any, readings: dict[str, str] | None, query: Action | None = None,
-               prefix: list[Symbol] | None = None, shared: set[str] | None = None,
+    def encode(self, snapshot: Any, readings: dict[str, str] | None = None, query: Action | None = None,
+               *, prefix: list[Symbol] | None = None, shared: set[str] | None = None,
                ) -> tuple[Encoding, list[Symbol], Symbol | None]:
         """Validate and encode one snapshot: its encoding, its facts and the query term (check).
         `prefix` (batch) goes before the arguments of every fact; `shared` (batch): see encode()."""
@@ -322,13 +277,13 @@ class Engine:
             facts.append(enc.fact("query", qterm))
         return enc, facts, qterm
 
-    def _invalid_problems(self, enc: Encoding, atoms: "Answer") -> list[Problem]:
+    def _invalid_problems(self, enc: Encoding, atoms: Answer) -> list[Problem]:
         """The physical limits the snapshot breaks (invalid/2 atoms), with their field paths."""
         problems = {Problem(self._subject_path(enc, subject), self.catalogue.problems.get(pid.name, pid.name))
                     for pid, subject in atoms.get("invalid", 2)}
         return sorted(problems, key=lambda p: (p.path, p.message))
 
-    def _raise_invalid(self, enc: Encoding, atoms: "Answer") -> None:
+    def _raise_invalid(self, enc: Encoding, atoms: Answer) -> None:
         problems = self._invalid_problems(enc, atoms)
         if problems:
             raise InvalidInput(problems)
@@ -371,7 +326,7 @@ class Engine:
                 args.append(const(value))
         return Function(action.action, args) if args else const(action.action)
 
-    def _decode(self, enc: Encoding, term: Symbol, members: dict[Any, list[str]]) -> Action:
+    def decode(self, enc: Encoding, term: Symbol, members: dict[Any, list[str]]) -> Action:
         """The Action of an action term; `members` maps set terms (symbol_key) to card ids."""
         shape = _SHAPES.get(symbol_key(term))
         if shape is None:
@@ -391,7 +346,7 @@ class Engine:
                 out[key] = v
         return Action.made(name, out)
 
-    def _reasons(self, enc: Encoding, atoms: "Answer", term: Symbol) -> tuple[Reason, ...]:
+    def _reasons(self, enc: Encoding, atoms: Answer, term: Symbol) -> tuple[Reason, ...]:
         ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
         out = []
         for rid in ids:
@@ -401,54 +356,55 @@ class Engine:
 
     def reason(self, enc: Encoding, rid: str, evidence: list[Symbol]) -> Reason:
         text, source = self.catalogue.reasons.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
-        cards = [self.describe_card(enc, e.arguments[0].number) if e.name == "card" else
-                 self.describe_effect(enc, e.arguments[0].number) for e in evidence if e.name in ("card", "effect")]
-        needs = [str(e.arguments[-1]) for e in evidence if e.name in ("need", "sum")]
-        sums = [str(e.arguments[0]) for e in evidence if e.name == "sum"]
+        grounds = tuple(self.evidence_of(enc, e) for e in evidence)
+        cards = [g.card_text() if g.kind == "card" else g.text() for g in grounds if g.kind in ("card", "effect")]
+        needs = [str(g.number if g.kind == "need" else g.needs) for g in grounds if g.kind in ("need", "sum")]
+        sums = [str(g.number) for g in grounds if g.kind == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
         text = text.replace("{sum}", sums[0] if sums else "?")
-        names = [enc.names.name(e.arguments[0].number) for e in evidence if e.name == "name"]
+        names = [g.name for g in grounds if g.kind == "name"]
         text = text.replace("{name}", names[0] if names else "?")
-        return Reason(rid, text, source, tuple(self.describe_evidence(enc, e) for e in evidence))
+        return Reason(rid, text, source, tuple(g.text() for g in grounds), grounds)
 
     def describe_card(self, enc: Encoding, number: int) -> str:
+        return self.card_evidence(enc, number).card_text()
+
+    @staticmethod
+    def card_evidence(enc: Encoding, number: int) -> Evidence:
         ident = enc.card_id.get(number, f"#{number}")
         entry = enc.game.by_id.get(ident)
         if entry is None:
-            return f"card {ident} (gone)"
-        return f"\"{entry.card['name']}\" ({entry.player}, id {ident})"
+            return Evidence("card", card=ident, gone=True)
+        return Evidence("card", card=ident, name=entry.card["name"], player=entry.player)
 
-    def describe_effect(self, enc: Encoding, k: int) -> str:
-        """The snapshot's applied effect k (from 1): effects[k-1], its kind and source."""
-        eff = enc.game.effects[k - 1]
-        source = f" from \"{eff['source']}\"" if eff.get("source") else ""
-        return f"effects[{k - 1}]: {eff['effect']}{source}"
-
-    def describe_evidence(self, enc: Encoding, e: Symbol) -> str:
-        if e.name == "event" and e.arguments:
-            k = e.arguments[0].number
+    def evidence_of(self, enc: Encoding, e: Symbol) -> Evidence:
+        """An evidence atom of the answer as data."""
+        args = e.arguments
+        numbers = [a.number if a.type == SymbolType.Number else None for a in args]
+        if e.name == "event" and len(args) == 1 and numbers[0] is not None:
+            k = numbers[0]
             ev = enc.game.events[k - 1]
-            what = ev["event"] + (f" of {ev['card']}" if "card" in ev else "")
-            flags = [f for f in ("negated", "replay") if ev.get(f)]
-            return f"event {k}: {what}" + (f" ({', '.join(flags)})" if flags else "")
-        if e.name == "card" and e.arguments:
-            return self.describe_card(enc, e.arguments[0].number)
-        if e.name == "effect" and e.arguments:
-            return self.describe_effect(enc, e.arguments[0].number)
-        if e.name == "name" and e.arguments:
-            return f"needs \"{enc.names.name(e.arguments[0].number)}\""
-        if e.name == "need" and e.arguments:
-            return f"needs {e.arguments[0]}"
-        if e.name == "sum" and len(e.arguments) == 2:
-            return f"adds up to {e.arguments[0]}, needs {e.arguments[1]}"
-        return str(e)
+            return Evidence("event", event=k, what=ev["event"], card=ev.get("card"),
+                            flags=tuple(f for f in ("negated", "replay") if ev.get(f)))
+        if e.name == "card" and len(args) == 1 and numbers[0] is not None:
+            return self.card_evidence(enc, numbers[0])
+        if e.name == "effect" and len(args) == 1 and numbers[0] is not None:
+            eff = enc.game.effects[numbers[0] - 1]
+            return Evidence("effect", number=numbers[0], what=eff["effect"], name=eff.get("source"))
+        if e.name == "name" and len(args) == 1 and numbers[0] is not None:       # a card name (number)
+            return Evidence("name", name=enc.names.name(numbers[0]))
+        if e.name == "need" and len(args) == 1 and numbers[0] is not None:
+            return Evidence("need", number=numbers[0])
+        if e.name == "sum" and len(args) == 2 and None not in numbers:
+            return Evidence("sum", number=numbers[0], needs=numbers[1])
+        return Evidence(e.name, term=str(e))
 
     # ---- the public questions ----------------------------------------------
     def check(self, snapshot: Any, action: Any, readings: dict[str, str] | None = None) -> Verdict:
         """The verdict on one action, with reasons when it is forbidden."""
         act = parse_action(action)
-        enc, facts, term = self._facts(snapshot, readings, act)
-        return self._verdict(enc, self.answer(facts), act, term)
+        enc, facts, term = self.encode(snapshot, readings, act)
+        return self.read_verdict(enc, self.answer(facts), act, term)
 
     def legal_many(self, snapshots: Iterable[Any], readings: dict[str, str] | None = None,
                    workers: int = 1) -> list["Legal | InvalidInput"]:
@@ -456,10 +412,10 @@ class Engine:
         InvalidInput in its place (nothing is raised).  Snapshots are grounded together in
         chunks; workers > 1 uses that many processes (snapshots must then be plain data)."""
         from .batch import run
-        return list(run(snapshots, engine=self, engine_config=self.config, readings=readings,
-                        workers=workers))
+        return list(run(snapshots, engine=self, engine_factory=type(self), engine_config=self.config,
+                        readings=readings, workers=workers))
 
-    def _verdict(self, enc: Encoding, atoms: "Answer", act: Action, term: Symbol) -> Verdict:
+    def read_verdict(self, enc: Encoding, atoms: Answer, act: Action, term: Symbol) -> Verdict:
         """The verdict on the queried action, read from the answer (raises InvalidInput)."""
         self._raise_invalid(enc, atoms)
         permitted = any(a[0] == term for a in atoms.get("permitted", 1))
@@ -479,32 +435,32 @@ class Engine:
     def legal(self, snapshot: Any, readings: dict[str, str] | None = None, *,
               include_forbidden: bool = False) -> Legal:
         """Every permitted action (and with include_forbidden, the forbidden candidates)."""
-        enc, facts, _ = self._facts(snapshot, readings)
+        enc, facts, _ = self.encode(snapshot, readings)
         if include_forbidden:
             facts.append(REPORT_FORBIDDEN)    # (legal() never has a prefix)
-        return self._legal(enc, self.answer(facts), include_forbidden)
+        return self.read_legal(enc, self.answer(facts), include_forbidden)
 
     @staticmethod
-    def _members(enc: Encoding, atoms: "Answer") -> dict[Any, list[str]]:
+    def _members(enc: Encoding, atoms: Answer) -> dict[Any, list[str]]:
         """The card ids of each card set of the answer (set_member atoms), by symbol_key."""
         members: dict[Any, list[str]] = {}
         for s, i in atoms.get("set_member", 2):
             members.setdefault(symbol_key(s), []).append(enc.card_id[value_of(i)])
         return members
 
-    def _legal(self, enc: Encoding, atoms: "Answer", include_forbidden: bool = False) -> Legal:
+    def read_legal(self, enc: Encoding, atoms: Answer, include_forbidden: bool = False) -> Legal:
         """Every permitted action, read from the answer (raises InvalidInput)."""
         self._raise_invalid(enc, atoms)
         members = self._members(enc, atoms)
         keyed: dict[tuple, Action] = {}
         for (t,) in atoms.get("permitted", 1):
-            act = self._decode(enc, t, members)
+            act = self.decode(enc, t, members)
             keyed[act.sort_key()] = act
         permitted = [keyed[k] for k in sorted(keyed)]
         replay = bool(atoms.get("replay_due", 0))
         forbidden: list[Verdict] = []
         if include_forbidden:
             for s in {a[0] for a in atoms.get("forbidden", 2)}:
-                forbidden.append(Verdict(self._decode(enc, s, members), False, self._reasons(enc, atoms, s)))
+                forbidden.append(Verdict(self.decode(enc, s, members), False, self._reasons(enc, atoms, s)))
             forbidden.sort(key=lambda v: v.action.sort_key())
         return Legal(tuple(permitted), replay, tuple(forbidden))

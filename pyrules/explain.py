@@ -8,13 +8,12 @@ No explanation framework: the evidence is already in the rules' own output.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from clingo.ast import ASTType
 
-from .engine import Engine, Verdict
+from .engine import Engine, Evidence, Verdict
 from .lint import Program, Rule, read_program, reason_sites, rel
 from .model import Game
 
@@ -63,6 +62,21 @@ def event_sentence(game: Game, k: int) -> str:
     return f"{text}: event {k}"
 
 
+def ground_sentence(game: Game, g: Evidence) -> str:
+    """One thing a reason rests on (Reason.grounds), as a sentence."""
+    if g.kind == "event" and g.event is not None and 1 <= g.event <= len(game.events):
+        return event_sentence(game, g.event)
+    if g.kind == "need":
+        return f"the number the rule asks for: {g.number}"
+    if g.kind == "name":
+        return f"the card name the rule asks for: \"{g.name}\""
+    if g.kind == "sum":
+        return f"the snapshot's number: {g.number}; the number the rule asks for: {g.needs}"
+    if g.kind == "card":
+        return f"the card {g.text()}"
+    return g.text()
+
+
 @dataclass
 class Site:
     """Where a rule that gives a reason is."""
@@ -71,16 +85,6 @@ class Site:
     source: str
     says: str
     exact: bool          # its head names the action (not a variable standing for it)
-
-
-def _evidence_kind(text: str) -> str:
-    if text.startswith("event "):
-        return "event"
-    if text.startswith("needs "):
-        return "need"
-    if text.startswith("adds up to "):
-        return "sum"
-    return "card"
 
 
 def _term_name(term: Any) -> str | None:
@@ -173,20 +177,10 @@ def explain(engine: Engine, snapshot: Any, action: Any, readings: dict[str, str]
     for n, r in enumerate(verdict.reasons, start=1):
         lines.append("")
         lines.append(f"{n}. {r.text}  [{r.rule}]")
-        kinds = {_evidence_kind(e) for e in r.evidence}
-        if r.evidence:
+        kinds = {g.kind for g in r.grounds}
+        if r.grounds:
             lines.append("   It rests on:")
-            for e in r.evidence:
-                m = re.match(r"event (\d+):", e)
-                if m and 1 <= int(m.group(1)) <= len(game.events):
-                    lines.append(f"   - {event_sentence(game, int(m.group(1)))}")
-                elif e.startswith("needs "):
-                    lines.append(f"   - the number the rule asks for: {e[6:]}")
-                elif e.startswith("adds up to "):
-                    found, _, needed = e[11:].partition(", needs ")
-                    lines.append(f"   - the snapshot's number: {found}; the number the rule asks for: {needed}")
-                else:
-                    lines.append(f"   - the card {e}")
+            lines += [f"   - {ground_sentence(game, g)}" for g in r.grounds]
         else:
             lines.append("   It rests on the state of the game itself (phase, zones, positions), not on one event or card.")
         sites = rule_sites(prog, r.rule, verdict.action.action, kinds)

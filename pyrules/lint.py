@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import clingo
 import clingo.ast as ast
@@ -35,10 +35,9 @@ from clingo.ast import ASTType
 
 import yaml
 
+from .astwalk import Sig, atoms, head_body, term_atoms
 from .effects import DECLARATION, EFFECT_READERS, load_vocabulary
 from .engine import program_files
-
-Sig = tuple[str, int]
 
 
 @dataclass(frozen=True, order=True)
@@ -77,63 +76,6 @@ class Program:
     declared: dict[Sig, tuple[Path, int]] = field(default_factory=dict)  # #defined
     shown: set[Sig] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
-
-
-# ---- walking the AST -----------------------------------------------------------------
-def _children(node: Any) -> Iterator[Any]:
-    for key in node.keys():
-        if key == "location":
-            continue
-        value = getattr(node, key)
-        if isinstance(value, ast.AST):
-            yield value
-        elif isinstance(value, (ast.ASTSequence, list, tuple)):
-            for v in value:
-                if isinstance(v, ast.AST):
-                    yield v
-
-
-def _atom_sig(term: Any) -> tuple[Sig, Any] | None:
-    """The signature of a symbolic atom's term (a Function, a constant, -p)."""
-    if term.ast_type == ASTType.UnaryOperation:
-        return _atom_sig(term.argument)
-    if term.ast_type == ASTType.Function:
-        return (term.name, len(term.arguments)), term
-    if term.ast_type == ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
-        return (term.symbol.name, len(term.symbol.arguments)), term
-    if term.ast_type == ASTType.Pool:
-        for arg in term.arguments:
-            return _atom_sig(arg)
-    return None
-
-
-def atoms(node: Any) -> Iterator[tuple[Sig, Any]]:
-    """Every symbolic atom under an AST node."""
-    if node.ast_type == ASTType.SymbolicAtom:
-        found = _atom_sig(node.symbol)
-        if found:
-            yield found
-        return
-    for child in _children(node):
-        yield from atoms(child)
-
-
-def _head_atoms(head: Any) -> tuple[list[tuple[Sig, Any]], list[Sig]]:
-    """(atoms the head defines, atoms its conditions use)."""
-    defined, used = [], []
-    if head.ast_type == ASTType.Literal:
-        return list(atoms(head)), []
-    for key in ("elements",):
-        if key in head.keys():
-            for el in getattr(head, key):
-                lit = el.literal if "literal" in el.keys() else el
-                defined += list(atoms(lit))
-                for cond in el.condition if "condition" in el.keys() else ():
-                    used += [s for s, _ in atoms(cond)]
-    for key in ("left_guard", "right_guard"):
-        if key in head.keys() and getattr(head, key) is not None:
-            used += [s for s, _ in atoms(getattr(head, key))]
-    return defined, used
 
 
 # ---- comments: citations ------------------------------------------------------------
@@ -239,8 +181,8 @@ def read_program(folder: Path) -> Program:
         for st in stmts:
             line = st.location.begin.line
             if st.ast_type == ASTType.Rule:
-                heads, used = _head_atoms(st.head)
-                body = used + [s for b in st.body for s, _ in atoms(b)]
+                heads, used = head_body(st)
+                body = sorted(used)
                 source, sline, says = block_citation(lines, line)
                 positive = [a for b in st.body if b.ast_type == ASTType.Literal and b.sign == ast.Sign.NoSign
                             for a in atoms(b)]
@@ -258,9 +200,7 @@ def read_program(folder: Path) -> Program:
                 for b in st.body:
                     for s, _ in atoms(b):
                         prog.used.setdefault(s, (path, line))
-                found = _atom_sig(st.term)
-                if found:
-                    prog.shown.add(found[0])
+                prog.shown |= {sig for sig, _ in term_atoms(st.term)}
             elif st.ast_type in (ASTType.External,):
                 for s, _ in atoms(st.atom):
                     prog.declared.setdefault(s, (path, line))

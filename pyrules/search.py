@@ -27,16 +27,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-import clingo
 import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
+from .astwalk import AtomRewriter, head_body, with_first_argument
 from .encode import Encoding, card_facts, const
 from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
 from .model import ZONES
 from .schema import EVENTS, PHASES, BATTLE_STEPS, SPECIAL_SUMMON_METHODS
+from .solver import Program, atoms_of, parse_text
 
 SEARCH_DIR = "search"
 DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear")
@@ -194,73 +195,15 @@ def _loc() -> ast.Location:
     return ast.Location(pos, pos)
 
 
-def _term_sigs(term) -> list[tuple[str, int]]:
-    if term.ast_type == ast.ASTType.Function:
-        return [(term.name, len(term.arguments))]
-    if term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == SymbolType.Function:
-        return [(term.symbol.name, len(term.symbol.arguments))]
-    if term.ast_type == ast.ASTType.Pool:
-        return [s for t in term.arguments for s in _term_sigs(t)]
-    if term.ast_type == ast.ASTType.UnaryOperation:
-        return _term_sigs(term.argument)
-    return []
-
-
-class _AtomCollector(ast.Transformer):
-    def __init__(self):
-        self.sigs: set[tuple[str, int]] = set()
-
-    def visit_SymbolicAtom(self, node):
-        self.sigs.update(_term_sigs(node.symbol))
-        return node
-
-
-def _sigs(nodes) -> set[tuple[str, int]]:
-    c = _AtomCollector()
-    for n in nodes if isinstance(nodes, (list, tuple, ast.ASTSequence)) else [nodes]:
-        c(n)
-    return c.sigs
-
-
-def _head_body(stm) -> tuple[set, set]:
-    """(head signatures, body signatures) of a rule; conditions count as body."""
-    head, body = set(), _sigs(list(stm.body))
-    h = stm.head
-    if h.ast_type == ast.ASTType.Literal:
-        head = _sigs(h)
-    elif h.ast_type in (ast.ASTType.Aggregate, ast.ASTType.Disjunction):
-        for e in h.elements:
-            head |= _sigs(e.literal)
-            body |= _sigs(list(e.condition))
-    elif h.ast_type == ast.ASTType.HeadAggregate:
-        for e in h.elements:
-            head |= _sigs(e.condition.literal)
-            body |= _sigs(list(e.condition.condition)) | _sigs(list(e.terms))
-    else:
-        body |= _sigs(h)
-    return head, body
-
-
-class _AddWorld(ast.Transformer):
+class _AddWorld(AtomRewriter):
     def __init__(self, indexed):
         self.indexed, self.hit = indexed, False
 
-    def _term(self, t):
-        if t.ast_type == ast.ASTType.Pool:
-            return t.update(arguments=[self._term(a) for a in t.arguments])
-        if t.ast_type == ast.ASTType.UnaryOperation:
-            return t.update(argument=self._term(t.argument))
-        sig = _term_sigs(t)
-        if not sig or sig[0] not in self.indexed:
-            return t
+    def atom(self, sig, term):
+        if sig is None or sig not in self.indexed:
+            return term
         self.hit = True
-        w = ast.Variable(t.location, WORLD_VAR)
-        if t.ast_type == ast.ASTType.SymbolicTerm:
-            return ast.Function(t.location, t.symbol.name, [w], 0)
-        return t.update(arguments=[w] + list(t.arguments))
-
-    def visit_SymbolicAtom(self, node):
-        return node.update(symbol=self._term(node.symbol))
+        return with_first_argument(term, ast.Variable(term.location, WORLD_VAR))
 
 
 def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[tuple[str, int]]]:
@@ -272,7 +215,11 @@ def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[t
     """
     if not seeds:
         return list(statements), set()
-    rules = [(s, *_head_body(s)) for s in statements if s.ast_type == ast.ASTType.Rule]
+    rules = []
+    for s in statements:
+        if s.ast_type == ast.ASTType.Rule:
+            defined, body = head_body(s)
+            rules.append((s, {sig for sig, _ in defined}, body))
     indexed = set(seeds)
     changed = True
     while changed:
@@ -301,12 +248,14 @@ def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[t
     return out, indexed
 
 
+def without_show(statements: Iterable) -> list:
+    """The statements without their #show directives (the search shows its own atoms)."""
+    return [s for s in statements if s.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)]
+
+
 def parse_program(text: str, drop_show: bool = False) -> list:
-    stms: list = []
-    ast.parse_string(text, stms.append)
-    if drop_show:
-        stms = [s for s in stms if s.ast_type not in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm)]
-    return stms
+    stms = parse_text(text)
+    return without_show(stms) if drop_show else stms
 
 
 # ---- the searcher ---------------------------------------------------------------
@@ -331,8 +280,10 @@ class Searcher:
             raise InvalidInput([Problem("--cards", f"unknown card name {n!r}") for n in unknown])
         self.pool = names
         self.search_dir = engine.rules_dir / SEARCH_DIR
-        self._rules = parse_program(engine.program, drop_show=True)
-        self._generator = (self.search_dir / "generator.lp").read_text(encoding="utf-8")
+        generator = self.search_dir / "generator.lp"
+        # the engine's parsed rules (their #show apart) and the generator, parsed once per Engine
+        self._rules = engine.prepared("search", lambda rules: without_show(rules) + parse_text(
+            generator.read_text(encoding="utf-8")))
 
     # ---- program assembly ------------------------------------------------------
     def _slots(self, scope: Scope) -> list[tuple[int, int, str, int]]:
@@ -379,65 +330,43 @@ class Searcher:
                 lines.append(f"gen_action_card({term},X0) :- pick({term}).")
         return "\n".join(lines)
 
-    def _control(self, scope: Scope, seeds: set, extra_text: str, extra_facts: list[Symbol]):
+    def _program(self, scope: Scope, seeds: set, extra_text: str, extra_facts: list[Symbol]):
+        """The search program: the (world-indexed) rules and generator, the extra text, the
+        scope's facts and the pool's card facts, grounded."""
         names = self.engine.names.scope()
-        messages: list[str] = []
-        ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg.strip()))
-        try:
-            stms, indexed = worldify(self._rules + parse_program(self._generator), seeds)
-            with ast.ProgramBuilder(ctl) as b:
-                for s in stms:
-                    b.add(s)
-            ctl.add("base", [], extra_text + "\n" + self._action_names() + "\n#show.\n" + _SHOWN)
-            facts, guarded = self._facts(scope, names)
-            with ctl.backend() as be:
-                for sym in facts + extra_facts:
-                    be.add_rule([be.add_atom(sym)])
-                for head, guard in guarded:
-                    be.add_rule([be.add_atom(head)], [be.add_atom(guard)])
-            ctl.ground([("base", [])])
-        except RuntimeError as e:
-            raise InvalidInput([Problem("rules", m) for m in messages] or [Problem("rules", str(e))]) from None
-        return ctl, names, indexed
+        key = "search-worlds:" + ",".join(sorted(f"{n}/{a}" for n, a in seeds))
+        stms, indexed = self.engine.prepared(key, lambda _: worldify(self._rules, seeds))
+        program = Program(stms)
+        program.add(extra_text + "\n" + self._action_names() + "\n#show.\n" + _SHOWN)
+        facts, guarded = self._facts(scope, names)
+        program.add_facts(facts + extra_facts)
+        program.add_guarded(guarded)
+        program.ground()
+        return program, names, indexed
 
     # ---- solving -----------------------------------------------------------------
-    def _solve(self, ctl, deadline: float | None, progress, label: str, started: float):
+    @staticmethod
+    def _solve(program: Program, deadline: float | None, progress, label: str, started: float):
         """Optimal model (symbols) of the current program, and whether the search finished."""
-        best: list[Symbol] | None = None
-        optimal = False
+        shown = [started]
 
-        def on_model(m: clingo.Model):
-            nonlocal best
-            best = m.symbols(shown=True)
-
-        with ctl.solve(on_model=on_model, async_=True) as handle:
-            last = time.monotonic()
-            while True:
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    handle.cancel()
-                    return best, False, False
-                step = 0.25 if remaining is None else min(0.25, remaining)
-                if handle.wait(step):
-                    break
-                now = time.monotonic()
-                if progress is not None and now - started > 1 and now - last >= 0.5:
-                    last = now
-                    progress(f"{label}: searching, {now - started:.1f}s" +
-                             (", a candidate found, proving it minimal" if best is not None else ""))
-            res = handle.get()
-            optimal = res.exhausted and best is not None
-            return best, True, optimal
+        def tick(found: bool) -> None:
+            now = time.monotonic()
+            if progress is not None and now - started > 1 and now - shown[0] >= 0.5:
+                shown[0] = now
+                progress(f"{label}: searching, {now - started:.1f}s" +
+                         (", a candidate found, proving it minimal" if found else ""))
+        return program.optimum(deadline, tick)
 
     def _search(self, scope: Scope, seeds: set, extra_text: str, extra_facts: list[Symbol], count: int,
                 timeout: float | None, progress, label: str, worlds: dict[int, tuple[str, dict]]) -> SearchResult:
         started = time.monotonic()
         deadline = None if timeout is None else started + timeout
-        ctl, names, _ = self._control(scope, seeds, extra_text, extra_facts)
+        program, names, _ = self._program(scope, seeds, extra_text, extra_facts)
         found: list[Counterexample] = []
         exhausted = timed_out = False
         for n in range(count):
-            symbols, finished, optimal = self._solve(ctl, deadline, progress, label, started)
+            symbols, finished, optimal = self._solve(program, deadline, progress, label, started)
             timed_out = not finished
             if symbols is None:
                 exhausted = finished
@@ -447,8 +376,8 @@ class Searcher:
                 break
             if n + 1 < count:
                 part = f"exclude_{n}"
-                ctl.add(part, [], self._exclusion(symbols))
-                ctl.ground([(part, [])])
+                program.add(self._exclusion(symbols), part)
+                program.ground(part)
         return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label, timed_out)
 
     @staticmethod
@@ -499,7 +428,7 @@ class Searcher:
         pick = next(s.arguments[0] for s in symbols if s.name == "pick")
         action = None
         if not (pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments):
-            action = self.engine._decode(enc, pick, members)
+            action = self.engine.decode(enc, pick, members)
         readings_in = {s.arguments[0].name: s.arguments[1].name for s in symbols
                        if s.name == "selected_reading" and len(s.arguments) == 2}
         if readings_in:
@@ -656,22 +585,18 @@ class Searcher:
         """The declared properties: property(Name, Text) and property_scope(Name, Key, N) facts."""
         out: dict[str, PropertyInfo] = {}
         for path in self.property_files(extra):
-            ctl = clingo.Control(["--warn=none"])
             try:
-                ctl.add("base", [], path.read_text(encoding="utf-8"))
-                ctl.ground([("base", [])])
+                atoms = atoms_of(text=path.read_text(encoding="utf-8"))
             except RuntimeError as e:
                 raise InvalidInput(Problem(str(path), f"not a valid clingo program: {e}")) from None
             scopes: dict[str, dict[str, int]] = {}
             cards: dict[str, list[str]] = {}
-            for a in ctl.symbolic_atoms:
-                s = a.symbol
+            for s in atoms:
                 if s.name == "property_scope" and len(s.arguments) == 3:
                     scopes.setdefault(s.arguments[0].name, {})[s.arguments[1].name] = s.arguments[2].number
                 if s.name == "property_cards" and len(s.arguments) == 2 and s.arguments[1].type == SymbolType.String:
                     cards.setdefault(s.arguments[0].name, []).append(s.arguments[1].string)
-            for a in ctl.symbolic_atoms:
-                s = a.symbol
+            for s in atoms:
                 if s.name == "property" and len(s.arguments) == 2:
                     name = s.arguments[0].name
                     text = s.arguments[1].string if s.arguments[1].type == SymbolType.String else str(s.arguments[1])

@@ -218,6 +218,22 @@ def test_reason_evidence_names_the_event(engine):
     v = engine.check(s, "change_position(ox,defense)")
     r = [r for r in v.reasons if r.rule == "declared_attack_this_turn"][0]
     assert r.evidence and "event 1" in r.evidence[0] and "negated" in r.evidence[0]
+    (g,) = r.grounds                     # the same evidence as data
+    assert (g.kind, g.event, g.what, g.card, g.flags) == ("event", 1, "attack", "ox", ("negated",))
+    assert r.to_json()["grounds"] == [{"kind": "event", "event": 1, "what": "attack", "card": "ox",
+                                       "flags": ["negated"]}]
+
+
+def test_reason_grounds_are_the_evidence_as_data(engine):
+    """Each evidence string is the text of its structured value: cards, and numbers."""
+    reasons = engine.check(SNAP, "normal_summon(skull,[elf])").reasons + engine.check(SNAP, "normal_summon(skull)").reasons
+    grounds = [g for r in reasons for g in r.grounds]
+    assert {g.kind for g in grounds} >= {"card", "need"}
+    for r in reasons:
+        assert r.evidence == tuple(g.text() for g in r.grounds)
+    card = next(g for g in grounds if g.kind == "card" and g.card == "elf")
+    assert (card.name, card.player) == ("Mystical Elf", "B")
+    assert next(g for g in grounds if g.kind == "need").number == 1          # Summoned Skull: one Tribute
 
 
 def test_legal_to_json_shape(engine):
@@ -341,7 +357,7 @@ def test_the_predicates_the_rules_read_include_shown_and_classically_negated_one
     """Card facts are given only for predicates the rules mention: a `#show atk/2.` or a
     `-race(...)` literal counts as a mention."""
     import clingo.ast as ast
-    from pyrules.engine import predicates_read
+    from pyrules.astwalk import predicates_read
     stmts: list = []
     ast.parse_string("#show atk/2. p(X) :- -race(X,dragon), level(X,L), L > 4.", stmts.append)
     assert {("atk", 2), ("race", 2), ("level", 2), ("p", 1)} <= predicates_read(stmts)

@@ -160,6 +160,9 @@ def _edit(path: Path, old: str, new: str) -> None:
      "[source] cites 'wiki-position-change, Changes"),
     (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)", "forbidden(draw, not_the_draw_phase, none)"),
      "not_the_draw_phase: no reason(not_the_draw_phase, ...) entry"),
+    (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)",      # every atom of a pool is seen
+                     "forbidden(draw, not_draw_phase, none; draw, not_the_draw_phase, none)"),
+     "not_the_draw_phase: no reason(not_the_draw_phase, ...) entry"),
     (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)", "forbidden(draw, already_drew, none)"),
      "not_draw_phase: catalogued but no forbidden/3 rule gives it"),
     (lambda r: _edit(r / "summons.lp", "play_forbidden(I,S, needs_tributes,", "play_forbidden(I,S, needs_tributez,"),

@@ -440,14 +440,14 @@ def test_randomly_broken_snapshots_never_crash():
 def test_the_schema_compiles_safely_when_threads_validate_at_once():
     """The first validations of several threads at once: each gets a finished checker."""
     import threading
-    from pyrules import schema
+    from pyrules import schema, validator
     from boards import main_phase_board
     snap = main_phase_board()
     old = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     try:
         for _ in range(5):
-            schema._COMPILED.clear()
+            validator._COMPILED.clear()
             errors: list[BaseException] = []
             results: list[list] = []
 

@@ -1,0 +1,127 @@
+"""Walking clingo's AST: the one place that knows where atoms sit in a parsed statement.
+
+Used by the engine (which predicates the rules read), the batch (a snapshot argument on
+every atom), the search (a world argument on the atoms that depend on a reading) and lint
+and explain (what each rule defines and uses).  Every atom of a pool (`p(1;2)`, `p(X);q(X)`)
+and of a classical negation (`-p(X)`) is seen.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+import clingo
+from clingo import ast
+from clingo.ast import ASTType
+
+Sig = tuple[str, int]
+
+
+def term_atoms(term: Any) -> list[tuple[Sig, Any]]:
+    """(signature, term) of each atom a symbolic atom's term stands for: a function, a
+    constant, each element of a pool, the atom under a classical negation."""
+    t = term.ast_type
+    if t == ASTType.Function:
+        return [((term.name, len(term.arguments)), term)]
+    if t == ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+        return [((term.symbol.name, len(term.symbol.arguments)), term)]
+    if t == ASTType.Pool:
+        return [found for arg in term.arguments for found in term_atoms(arg)]
+    if t == ASTType.UnaryOperation:
+        return term_atoms(term.argument)
+    return []
+
+
+def children(node: Any) -> Iterator[Any]:
+    """The AST nodes directly under a node (its location apart)."""
+    for key in node.keys():
+        if key == "location":
+            continue
+        value = getattr(node, key)
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, (ast.ASTSequence, list, tuple)):
+            for v in value:
+                if isinstance(v, ast.AST):
+                    yield v
+
+
+def atoms(node: Any) -> Iterator[tuple[Sig, Any]]:
+    """(signature, term) of every atom under an AST node (or a list of nodes)."""
+    if isinstance(node, (list, tuple, ast.ASTSequence)):
+        for n in node:
+            yield from atoms(n)
+        return
+    if node.ast_type == ASTType.SymbolicAtom:
+        yield from term_atoms(node.symbol)
+        return
+    for child in children(node):
+        yield from atoms(child)
+
+
+def signatures(node: Any) -> set[Sig]:
+    """The signatures of every atom under a node (or a list of nodes)."""
+    return {sig for sig, _ in atoms(node)}
+
+
+def predicates_read(statements: Iterable[Any]) -> set[Sig]:
+    """Every predicate (name, arity) the rules mention, `#show p/N.` included: input facts
+    of other predicates (a card's ATK, say, while no rule reads it) need not be given."""
+    found: set[Sig] = set()
+    for stmt in statements:
+        if stmt.ast_type == ASTType.ShowSignature:
+            found.add((stmt.name, stmt.arity))
+        else:
+            found |= signatures(stmt)
+    return found
+
+
+class AtomRewriter(ast.Transformer):
+    """A transformer that replaces the term of every atom under a node (each element of a
+    pool, the atom under a classical negation) by atom(signature, term).  Subclasses define
+    atom() (the signature is None for a term that is not an atom) and may visit more nodes."""
+
+    def atom(self, sig: Sig | None, term: Any) -> Any:
+        return term
+
+    def term(self, t: Any) -> Any:
+        kind = t.ast_type
+        if kind == ASTType.Pool:
+            return t.update(arguments=[self.term(a) for a in t.arguments])
+        if kind == ASTType.UnaryOperation:
+            return t.update(argument=self.term(t.argument))
+        found = term_atoms(t)
+        return self.atom(found[0][0] if found else None, t)
+
+    def visit_SymbolicAtom(self, node: Any) -> Any:
+        return node.update(symbol=self.term(node.symbol))
+
+
+def with_first_argument(term: Any, first: Any) -> Any:
+    """An atom's term (a function or a constant) with `first` put before its arguments."""
+    if term.ast_type == ASTType.SymbolicTerm:
+        return ast.Function(term.location, term.symbol.name, [first], 0)
+    return term.update(arguments=[first, *term.arguments])
+
+
+def head_body(rule: Any) -> tuple[list[tuple[Sig, Any]], set[Sig]]:
+    """(the atoms a rule's head defines, the signatures its body and conditions use)."""
+    body = signatures(list(rule.body))
+    head = rule.head
+    kind = head.ast_type
+    defined: list[tuple[Sig, Any]] = []
+    if kind == ASTType.Literal:
+        defined = list(atoms(head))
+    elif kind in (ASTType.Aggregate, ASTType.Disjunction):
+        for e in head.elements:
+            defined += atoms(e.literal)
+            body |= signatures(list(e.condition))
+    elif kind == ASTType.HeadAggregate:
+        for e in head.elements:
+            defined += atoms(e.condition.literal)
+            body |= signatures(list(e.condition.condition)) | signatures(list(e.terms))
+    else:                                   # a theory atom, say: it defines nothing we know
+        body |= signatures(head)
+    for key in ("left_guard", "right_guard"):
+        if key in head.keys() and getattr(head, key) is not None:
+            body |= signatures(getattr(head, key))
+    return defined, body

@@ -1,0 +1,176 @@
+"""The one way into clingo: rules parsed once, a program prepared from them, facts added as
+symbols, grounded and solved.  The engine, the batch and the search all go through here.
+
+No game rule is decided here: this is plumbing between parsed statements, facts and the
+shown atoms of an answer.
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+import clingo
+from clingo import Symbol
+from clingo.ast import ASTType, ProgramBuilder, parse_files, parse_string
+
+from .errors import InvalidInput, Problem
+from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args
+
+CLINGO_ARGS = ["--warn=none"]
+BASE = [("base", [])]
+
+
+class Answer:
+    """The shown atoms of one answer, read once: (name, arity) -> list of argument lists."""
+    __slots__ = ("by",)
+
+    def __init__(self, by: dict[tuple[str, int], list[list[Symbol]]] | None = None) -> None:
+        self.by: dict[tuple[str, int], list[list[Symbol]]] = {} if by is None else by
+
+    @classmethod
+    def of(cls, symbols: Iterable[Symbol]) -> "Answer":
+        out = cls()
+        by = out.by
+        for s in symbols:
+            name, args = name_args(s)
+            key = (name, len(args))
+            got = by.get(key)
+            if got is None:
+                by[key] = [args]
+            else:
+                got.append(args)
+        return out
+
+    def get(self, name: str, arity: int) -> list[list[Symbol]]:
+        return self.by.get((name, arity), [])
+
+
+def parse_rules(files: list[Path]) -> list:
+    """The rule files parsed once into clingo AST statements (replayed by every query).
+    Comments and #defined directives only matter to the parser's warnings (off here), so
+    they are not replayed.  Rules that do not parse or ground (a syntax error, an unsafe
+    variable) raise InvalidInput with clingo's messages, which name the file and line."""
+    messages: list[str] = []
+
+    def log(_code, message: str) -> None:
+        messages.append(message.strip())
+
+    statements: list = []
+    try:
+        if not files:
+            raise RuntimeError("no rule files (.lp) found")
+        parse_files([str(p) for p in files], statements.append, logger=log)
+        statements = [s for s in statements if s.ast_type not in (ASTType.Comment, ASTType.Defined)]
+        # every file opens with an implicit "#program base."; when all are base, one is enough
+        parts = [i for i, s in enumerate(statements) if s.ast_type == ASTType.Program]
+        if {str(statements[i]) for i in parts} == {"#program base."}:
+            statements = [s for i, s in enumerate(statements) if i not in parts[1:]]
+        ctl = clingo.Control(CLINGO_ARGS, logger=log)       # a first grounding finds unsafe variables
+        with ProgramBuilder(ctl) as builder:
+            add_statements(builder, statements)
+        ctl.ground(BASE)
+    except RuntimeError as e:
+        where = str(files[0].parent) if files else "rules"
+        errors = [m for m in messages if "error" in m] or messages or [str(e)]
+        raise InvalidInput([Problem(where, f"the rules do not load: {m}") for m in errors]) from None
+    return statements
+
+
+def parse_text(text: str) -> list:
+    """Program text (plumbing the code writes, never user text) parsed into statements."""
+    out: list = []
+    parse_string(text, out.append)
+    return out
+
+
+def ground_and_solve(statements: Sequence, facts: Iterable[Symbol]) -> list[Symbol]:
+    """The one-shot solver call of a query: a fresh Control with the parsed rules and the
+    facts (through the backend, as symbols), grounded and solved; the shown atoms."""
+    shown: list[Symbol] = []
+    with CLINGO_LOCK:
+        ctl = clingo.Control(CLINGO_ARGS)
+        with ProgramBuilder(ctl) as builder:
+            add_statements(builder, statements)
+        with ctl.backend() as backend:
+            add_facts(backend, facts)
+        ctl.ground(BASE)
+        ctl.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+        del ctl
+    return shown
+
+
+class Program:
+    """A program built step by step (the search's): parsed statements, more text, facts and
+    guarded facts, then grounded and solved, maybe again after more parts are added.
+    clingo's messages go to `messages`; a failing step raises InvalidInput with them."""
+
+    def __init__(self, statements: Sequence = ()) -> None:
+        self.messages: list[str] = []
+        with CLINGO_LOCK:
+            self.ctl = clingo.Control(CLINGO_ARGS, logger=lambda code, msg: self.messages.append(msg.strip()))
+            with self._failing(), ProgramBuilder(self.ctl) as builder:
+                add_statements(builder, statements)
+
+    @contextmanager
+    def _failing(self) -> Iterator[None]:
+        try:
+            yield
+        except RuntimeError as e:
+            raise InvalidInput([Problem("rules", m) for m in self.messages] or [Problem("rules", str(e))]) from None
+
+    def add(self, text: str, part: str = "base") -> None:
+        with CLINGO_LOCK, self._failing():
+            self.ctl.add(part, [], text)
+
+    def add_facts(self, facts: Iterable[Symbol]) -> None:
+        with CLINGO_LOCK, self._failing(), self.ctl.backend() as backend:
+            add_facts(backend, facts)
+
+    def add_guarded(self, pairs: Iterable[tuple[Symbol, Symbol]]) -> None:
+        """head :- guard, for each (head, guard)."""
+        with CLINGO_LOCK, self._failing(), self.ctl.backend() as be:
+            for head, guard in pairs:
+                be.add_rule([be.add_atom(head)], [be.add_atom(guard)])
+
+    def ground(self, part: str = "base") -> None:
+        with CLINGO_LOCK, self._failing():
+            self.ctl.ground([(part, [])])
+
+    def optimum(self, deadline: float | None = None,
+                tick: Callable[[bool], None] | None = None) -> tuple[list[Symbol] | None, bool, bool]:
+        """Solve for the optimal model: (its shown atoms or None, finished, proved optimal).
+        Stops cleanly at `deadline` (time.monotonic()); `tick(found_one)` is called about
+        four times a second while the search runs."""
+        best: list[Symbol] | None = None
+
+        def on_model(m: clingo.Model) -> None:
+            nonlocal best
+            best = m.symbols(shown=True)
+
+        with self.ctl.solve(on_model=on_model, async_=True) as handle:
+            while True:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    handle.cancel()
+                    return best, False, False
+                if handle.wait(0.25 if remaining is None else min(0.25, remaining)):
+                    break
+                if tick is not None:
+                    tick(best is not None)
+            res = handle.get()
+        return best, True, bool(res.exhausted) and best is not None
+
+
+def atoms_of(*, files: Iterable[Path] = (), text: str = "") -> list[Symbol]:
+    """Every atom of a small declarative program (catalogue entries, properties, sources),
+    grounded as it is; RuntimeError when it does not parse or ground."""
+    with CLINGO_LOCK:
+        ctl = clingo.Control(CLINGO_ARGS)
+        for path in files:
+            ctl.load(str(path))
+        if text:
+            ctl.add("base", [], text)
+        ctl.ground(BASE)
+        return [a.symbol for a in ctl.symbolic_atoms]
