@@ -61,8 +61,9 @@ class Scope:
     banished: int = 0     # the turn player's banished cards
     chain: int = 1        # cards with an effect on the chain
     attack: int = 1       # attacks in progress (0 or 1)
+    spells: int = 0       # the turn player's Spell & Trap Zone cards (a Set "Polymerization", a Ritual Spell)
 
-    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack")
+    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells")
 
     def __str__(self) -> str:
         return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)
@@ -290,7 +291,8 @@ class Searcher:
         out = []
         layout = [(1, "monster_zone", scope.monsters), (2, "monster_zone", scope.monsters),
                   (1, "hand", scope.hand), (1, "graveyard", scope.graveyard),
-                  (1, "extra_deck", scope.extra), (1, "banished", scope.banished)]
+                  (1, "extra_deck", scope.extra), (1, "banished", scope.banished),
+                  (1, "spell_trap_zone", scope.spells)]
         for player, zone, n in layout:
             for s in range(n):
                 out.append((len(out) + 1, player, zone, s))
@@ -496,6 +498,8 @@ class Searcher:
             entry: dict[str, Any] = {"id": card_id[i], "card": card_of[i]}
             if zone == "monster_zone":
                 entry["position"], entry["face"] = pos[i], face[i]
+            elif zone == "spell_trap_zone":
+                entry["face"] = face[i]
             if owner.get(i, p) != p:
                 entry["owner"] = PLAYER_KEYS[owner[i]]
             if i in proper:
@@ -695,6 +699,8 @@ def _entry_words(e: dict) -> str:
     extra = []
     if "position" in e:
         extra.append(f'face-{e.get("face", "up")} {e["position"].capitalize()} Position')
+    elif "face" in e:
+        extra.append(f'face-{e["face"]}')
     if "owner" in e:
         extra.append(f'owned by {e["owner"]}')
     if e.get("properly_summoned"):
