@@ -5,12 +5,12 @@ with defaults filled in and id lists sorted; `term()` gives the term form.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidInput, Problem
+from .limits import Limits, check_text_size, parse_json
 
 POSITIONS = ("attack", "defense")
 FACES = ("up", "down")
@@ -193,17 +193,19 @@ def parse_action(value: Any) -> Action:
     if isinstance(value, Action):
         return value
     if isinstance(value, str):
+        limits = Limits.from_env()
+        check_text_size(value, limits, "action")
         text = value.strip()
         if text.startswith("{"):
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise InvalidInput(Problem("action", f"not valid JSON: {e}")) from None
+            value = parse_json(text, "action", limits, "action")
         else:
             value = parse_term(text)
     if not isinstance(value, dict):
         raise InvalidInput(Problem("action", f"expected an action object or term, got {type(value).__name__}"))
     name = value.get("action")
+    if not isinstance(name, str):
+        raise InvalidInput(Problem("action.action", f"expected an action name (a string), got {_kind(name)} "
+                                                    f"(known: {', '.join(ORDER)})"))
     if name not in SIGNATURES:
         raise InvalidInput(Problem("action.action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
     problems, fields = [], {}
@@ -229,7 +231,7 @@ def parse_action(value: Any) -> Action:
             else:
                 fields[key] = tuple(sorted(v))
         elif not isinstance(v, str):
-            problems.append(Problem(path, f"expected a string, got {type(v).__name__}"))
+            problems.append(Problem(path, f"expected a string, got {_kind(v)}"))
         elif kind == "position" and v not in POSITIONS:
             problems.append(Problem(path, f"must be attack or defense; got {v!r}"))
         elif kind == "face" and v not in FACES:
@@ -241,3 +243,8 @@ def parse_action(value: Any) -> Action:
     if problems:
         raise InvalidInput(problems)
     return Action(action=name, **fields)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", type(None): "null", bool: "true or false", int: "a number",
+            float: "a number", str: "a string"}.get(type(value), type(value).__name__)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import json
 import multiprocessing
+import signal
 import sys
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -25,6 +26,7 @@ from .astwalk import AtomRewriter, predicates_read, with_first_argument
 from .encode import batch_link_rules
 from .errors import InvalidInput, Problem
 from .fastclingo import number, split_by_first
+from .limits import Limits, parse_json
 from .solver import Answer, parse_text
 
 CHUNK = 64                      # snapshots per shared grounding (measured: 50-100 is best)
@@ -126,6 +128,8 @@ class Batch:
             yield from self.judge_chunk(buf)
 
     def _one(self, snapshot: Any) -> Result:
+        if isinstance(snapshot, InvalidInput):      # a line that could not be read
+            return snapshot
         try:
             if self.action is None:
                 return self.engine.legal(snapshot, self.readings)
@@ -171,18 +175,36 @@ class Batch:
 
 
 # ---- JSON Lines --------------------------------------------------------------------------
-def parse_line(text: str) -> Any:
-    """One input line -> a snapshot dict, or InvalidInput for a line that is not one."""
+def parse_line(text: "str | InvalidInput", limits: Limits | None = None) -> Any:
+    """One input line -> a snapshot dict, or InvalidInput for a line that is not one (over the
+    byte limit, not UTF-8 (limits.read_lines), not JSON, nested too deeply, a key given twice,
+    not an object).  The other limits are checked when the snapshot is read."""
+    if isinstance(text, InvalidInput):
+        return text
     text = text.strip()
     if not text:
         return InvalidInput(Problem("line", "empty line (expected one JSON snapshot)"))
     try:
-        value = json.loads(text)
-    except ValueError as e:
-        return InvalidInput(Problem("line", f"not valid JSON: {e}"))
+        value = parse_json(text, "line", limits or Limits.from_env(), walk=False)
+    except InvalidInput as e:
+        return e
     if not isinstance(value, dict):
         return InvalidInput(Problem("line", "a snapshot is a JSON object"))
     return value
+
+
+class Line(str):
+    """One output record as JSON text; `error` says whether the line could not be judged."""
+    error: bool = False
+
+    def __reduce__(self):                 # keeps `error` across worker processes
+        return (_line, (str(self), self.error))
+
+
+def _line(text: str, error: bool) -> Line:
+    out = Line(text)
+    out.error = error
+    return out
 
 
 def record(line: int, result: Result) -> dict[str, Any]:
@@ -200,6 +222,8 @@ def _init_pool_worker(config: dict[str, Any]) -> None:
     """A worker process of the pool: its Engine, then the garbage collector told to leave the
     objects it starts with alone (they live as long as the process; scanning them would also
     copy the pages a forked worker shares with its parent) and to run less often."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C: the parent ends the pool in order
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)    # Pool.terminate(): end at once, quietly
     _init_worker(config)
     gc.freeze()
     gc.set_threshold(10_000, 50, 50)
@@ -213,15 +237,18 @@ def _init_worker(config: dict[str, Any]) -> None:
     _WORKER["engine"] = engine
     _WORKER["batch"] = Batch(engine, config["readings"], config["check"], config["chunk"])
     _WORKER["as_json"] = config["as_json"]
+    _WORKER["lines"] = config.get("lines", True)
 
 
 def _work(task: tuple[int, list[Any]]) -> list[Any]:
     start, items = task
     batch: Batch = _WORKER["batch"]
-    snaps = [parse_line(x) if isinstance(x, str) else x for x in items]
-    results = batch.judge_chunk(snaps)
+    if _WORKER["lines"]:
+        limits = batch.engine.limits
+        items = [parse_line(x, limits) if isinstance(x, (str, InvalidInput)) else x for x in items]
+    results = batch.judge_chunk(items)
     if _WORKER["as_json"]:
-        return [json.dumps(record(start + i, r)) for i, r in enumerate(results)]
+        return [_line(json.dumps(record(start + i, r)), isinstance(r, InvalidInput)) for i, r in enumerate(results)]
     return results
 
 
@@ -241,16 +268,18 @@ def _chunks(items: Iterable[Any], size: int, first: int = 0) -> Iterator[tuple[i
 def run(items: Iterable[Any], *, engine=None, engine_factory: Callable[..., Any] | None = None,
         engine_config: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
         check: Any = None, workers: int = 1, chunk: int = CHUNK, as_json: bool = False,
-        first: int = 1) -> Iterator[Any]:
-    """Judge snapshots (dicts, or JSON text lines) in order.  Yields results (Legal, Verdict or
-    InvalidInput), or with as_json the output record of each line as JSON text.
+        first: int = 1, lines: bool = True) -> Iterator[Any]:
+    """Judge snapshots in order: dicts, or text, which is a JSON Lines line (with lines=True; an
+    InvalidInput from limits.read_lines stands for a line that could not be read) or any
+    snapshot text `Engine.legal` reads (lines=False).  Yields results (Legal, Verdict or
+    InvalidInput), or with as_json the output record of each line as a `Line` (JSON text).
     `engine` judges them in this process; a process that has none makes one with
     engine_factory(**engine_config) (pyrules.Engine: this module does not import the engine)."""
     factory = engine_factory or (type(engine) if engine is not None else None)
     if factory is None:
         raise ValueError("batch.run needs an engine or an engine_factory")
     config = {"engine": engine_config or {}, "factory": factory, "readings": readings, "check": check,
-              "chunk": chunk, "as_json": as_json}
+              "chunk": chunk, "as_json": as_json, "lines": lines}
     if workers <= 1:
         if engine is None:
             engine = factory(**config["engine"])

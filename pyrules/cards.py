@@ -1,48 +1,143 @@
-"""The card database: card definitions by name, each checked against the card schema."""
+"""The card database: card definitions by name, each checked against the card schema.
+
+The default database is the bundled Goat pool (facts/goat/cards.jsonl, built by
+tools/build_pool.py from goat-format-en.cdb) with the rulings' cards (facts/cards.yaml)
+over it: where both hold a card, facts/cards.yaml's curated entry wins (a test keeps the
+two in step).  The pool is read without parsing its cards: a card's JSON is parsed the
+first time a snapshot names it (CardMap), and the pool's cards are checked against the
+card schema by a test, not at every start-up.
+"""
 from __future__ import annotations
 
+import json
+from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any, Iterable
-
-import yaml
+from typing import Any, Callable, Iterable, Iterator
 
 from .effects import entry_problems
 from .errors import InvalidInput, Problem
+from .limits import parse_yaml, read_file
 from .paths import facts_dir
 from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, validate
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
+    """YAML text -> a value (a key given twice is InvalidInput, with its field path below base)."""
+    return parse_yaml(text, origin, None, base)
 
 
-def load_yaml(text: str) -> Any:
-    return yaml.load(text, Loader=_Loader)
-
-
-def card_problems(card: Any, path: str) -> list[Problem]:
-    """Schema problems of one card definition (inline or from a database)."""
+def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
+    """Problems of one card definition, inline in a snapshot or in a card pool: the card
+    schema, its effect entries, and what the schema's JSON Schema subset cannot say
+    (card_rule_problems; not for a partial card, such as the overlay's properties)."""
     problems = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
     if isinstance(card, dict) and isinstance(card.get("effects"), list):
         for i, entry in enumerate(card["effects"]):
             problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]")
                          if Problem(p, m) not in problems]
+    if not problems and not partial:
+        problems = card_rule_problems(card, path)
     return problems
+
+
+MAX_POOL_PROBLEMS = 1_000     # a pool's check stops there (a YAML alias of a bad card repeats its problems)
+
+
+def pool_problems(cards: Iterable[Any], origin: str, good: Callable[[dict], None] | None = None) -> list[Problem]:
+    """The problems of a pool's cards (origin[i]...), each card passing good() when it has none;
+    after MAX_POOL_PROBLEMS problems the remaining cards are not checked."""
+    problems: list[Problem] = []
+    for i, card in enumerate(cards):
+        found = card_problems(card, f"{origin}[{i}]")
+        if not found:
+            if good is not None:
+                good(card)
+            continue
+        problems += found
+        if len(problems) >= MAX_POOL_PROBLEMS:
+            problems.append(Problem(origin, f"{len(problems):,} problems: the cards after [{i}] were not checked"))
+            break
+    return problems
+
+
+def card_rule_problems(card: dict, path: str) -> list[Problem]:
+    """A monster card needs a Level: the Tribute count and the Summon rules read it."""
+    if card.get("kind") == "monster" and "level" not in card:
+        return [Problem(f"{path}.level", "is required for a monster card")]
+    return []
+
+
+POOL_FILE = "goat/cards.jsonl"
+
+
+class CardMap(MutableMapping):
+    """name -> card definition; the cards of a shipped pool stay JSON text until asked for."""
+
+    def __init__(self) -> None:
+        self._cards: dict[str, dict] = {}
+        self._raw: dict[str, str] = {}
+
+    def add_raw(self, names: list[str], lines: list[str]) -> None:
+        """Cards as JSON text (not yet checked or parsed), under their names; they do not
+        replace cards already here."""
+        for name, line in zip(names, lines):
+            if name not in self._cards:
+                self._raw[name] = line
+
+    def __getitem__(self, name: str) -> dict:
+        card = self._cards.get(name)
+        if card is None:
+            card = self._cards[name] = json.loads(self._raw.pop(name))
+        return card
+
+    def get(self, name: str, default: Any = None) -> Any:
+        card = self._cards.get(name)
+        if card is not None:
+            return card
+        return self[name] if name in self._raw else default
+
+    def __setitem__(self, name: str, card: dict) -> None:
+        self._raw.pop(name, None)
+        self._cards[name] = card
+
+    def __delitem__(self, name: str) -> None:
+        if self._raw.pop(name, None) is None:
+            del self._cards[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._cards or name in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._cards, *self._raw])
+
+    def __len__(self) -> int:
+        return len(self._cards) + len(self._raw)
+
+
+def read_pool(path: Path) -> tuple[list[str], list[str]]:
+    """A shipped pool file: its first line is {"names": [...], ...}, then one card's JSON per
+    line, in the order of the names."""
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        names = json.loads(lines[0])["names"]
+    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as e:
+        raise InvalidInput(Problem(str(path), f"cannot read the card pool: {e}")) from None
+    cards = lines[1:1 + len(names)]
+    if len(cards) != len(names):
+        raise InvalidInput(Problem(str(path), f"the card pool names {len(names)} cards but holds {len(cards)}"))
+    return names, cards
 
 
 class CardDB:
     """Card definitions by exact name.  Later sources override earlier ones by name."""
 
     def __init__(self, cards: Iterable[dict] = ()):
-        self.by_name: dict[str, dict] = {}
+        self.by_name: CardMap = CardMap()
         self.add(cards, "cards")
 
     def add(self, cards: Iterable[dict], origin: str) -> None:
-        problems: list[Problem] = []
-        for i, card in enumerate(cards):
-            found = card_problems(card, f"{origin}[{i}]")
-            if found:
-                problems += found
-                continue
-            self.by_name[card["name"]] = card
+        """Add checked cards (InvalidInput listing the problems of the others)."""
+        problems = pool_problems(cards, origin, lambda card: self.by_name.__setitem__(card["name"], card))
         if problems:
             raise InvalidInput(problems)
 
@@ -55,17 +150,54 @@ class CardDB:
     def __len__(self) -> int:
         return len(self.by_name)
 
+    def nearest(self, name: str, n: int = 3) -> list[str]:
+        """The card names closest to name (for "did you mean ...?"), case aside."""
+        import difflib
+        lower: dict[str, str] = {}
+        for known in self.by_name:
+            lower.setdefault(known.lower(), known)
+        return [lower[m] for m in difflib.get_close_matches(name.lower(), list(lower), n=n, cutoff=0.6)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.by_name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.by_name.get(name, default)
+
+    def update(self, other: "CardDB") -> None:
+        """Take every card of `other`, over those of the same name here."""
+        for name in other:
+            self.by_name[name] = other[name]
+
     @classmethod
-    def bundled(cls) -> "CardDB":
-        return cls.from_file(facts_dir() / "cards.yaml")
+    def bundled(cls, pool: bool = True) -> "CardDB":
+        """The rulings' cards (facts/cards.yaml) over the bundled Goat pool (facts/goat/).
+        The rulings' cards are read and checked once per version of their file and of the
+        effect vocabulary (pyrules/cache.py)."""
+        from . import cache
+        from .effects import DECLARATION
+        from .paths import rules_dir
+        yaml_path = facts_dir() / "cards.yaml"
+        k = cache.key([yaml_path, rules_dir() / DECLARATION])
+        db = cache.cached("cards", k, lambda: cls.from_file(yaml_path), lambda d: [d[n] for n in d.by_name],
+                          cls.checked)
+        path = facts_dir() / POOL_FILE
+        if pool and path.is_file():
+            db.by_name.add_raw(*read_pool(path))
+        return db
+
+    @classmethod
+    def checked(cls, cards: list[dict]) -> "CardDB":
+        """A database of cards already checked (read back from the cache)."""
+        db = cls()
+        for c in cards:
+            db.by_name[c["name"]] = c
+        return db
 
     @classmethod
     def from_file(cls, path: str | Path) -> "CardDB":
         path = Path(path)
-        try:
-            data = load_yaml(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
-            raise InvalidInput(Problem(str(path), f"cannot read card file: {e}")) from None
+        data = load_yaml(read_file(path, None, str(path)), str(path), path.name)
         if isinstance(data, dict) and "cards" in data:
             data = data["cards"]
         if not isinstance(data, list):

@@ -17,6 +17,7 @@ examples (../shared/spec/examples):
           notes: {materials_go_to: banished}     # optional: derived facts the verdict must report
           readings: {position_change_limit: any_change}   # optional, per check
       replay: true             # optional: `legal` must report this replay flag
+      unmodelled: [ceal]       # optional: `legal` and every check must list exactly these ids as unmodelled
       legal:                   # optional: what `legal` must (not) list
         includes: ["flip_summon(bug)"]
         excludes: ["normal_summon(skull,[])"]
@@ -34,6 +35,7 @@ from typing import Iterator
 
 from .actions import parse_action
 from .cards import load_yaml
+from .limits import read_file
 from .errors import InvalidInput
 
 DEFAULTS = {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1", "players": {"A": {}, "B": {}}}
@@ -61,14 +63,14 @@ class Outcome:
 
 
 def load_cases(path: str | Path) -> list[dict]:
-    data = load_yaml(Path(path).read_text(encoding="utf-8"))
+    data = load_yaml(read_file(path, None, str(path)), str(path))
     if not isinstance(data, list):
         raise InvalidInput([])
     return data
 
 
 CASE_KEYS = {"name", "source", "snapshot", "readings", "checks", "replay", "legal", "invalid", "problems",
-             "invalid_action", "note", "cards"}
+             "invalid_action", "note", "cards", "unmodelled"}
 
 
 def case_checks(case: dict) -> list[tuple[str, dict]]:
@@ -83,6 +85,8 @@ def case_checks(case: dict) -> list[tuple[str, dict]]:
         out.append((f"invalid action {case['invalid_action']}", {"kind": "invalid_action"}))
     if "replay" in case:
         out.append((f"replay is {case['replay']}", {"kind": "replay"}))
+    if "unmodelled" in case:
+        out.append((f"unmodelled are {case['unmodelled']}", {"kind": "unmodelled"}))
     if "legal" in case:
         out.append(("legal", {"kind": "legal"}))
     for n, chk in enumerate(case.get("checks") or []):
@@ -130,6 +134,9 @@ def run_check(engine, case: dict, spec: dict) -> tuple[bool, str]:
         if kind == "replay":
             got = engine.legal(snap, case_readings).replay
             return got is case["replay"], f"replay expected {case['replay']}, got {got}"
+        if kind == "unmodelled":
+            got = [u.id for u in engine.legal(snap, case_readings).unmodelled]
+            return got == list(case["unmodelled"]), f"unmodelled expected {case['unmodelled']}, got {got}"
         if kind == "legal":
             want = case["legal"]
             res = engine.legal(snap, case_readings)
@@ -155,6 +162,8 @@ def run_check(engine, case: dict, spec: dict) -> tuple[bool, str]:
             ("permitted" if v.permitted else f"forbidden {got_ids}")
     if not v.permitted and not v.reasons:
         return False, "forbidden without a reason"
+    if "unmodelled" in case and [u.id for u in v.unmodelled] != list(case["unmodelled"]):
+        return False, f"unmodelled expected {case['unmodelled']}, got {[u.id for u in v.unmodelled]}"
     missing = [r for r in chk.get("reasons") or [] if r not in got_ids]
     if missing:
         return False, f"expected reasons {missing} among {got_ids}"

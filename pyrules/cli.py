@@ -1,12 +1,15 @@
 """The `pyrules` command line (click).
 
-Exit statuses: 0 success (for `check`: permitted), 1 forbidden (`check`) or failed
-checks (`test`, `lint`), 2 invalid input (snapshot, action, reading or file).
+Exit statuses (named below): 0 success (for `check`: PERMITTED), 1 FORBIDDEN (`check`) or
+FAILED (`test`, `lint`, `verify`), 2 INVALID input (snapshot, action, reading or file):
+every InvalidInput a command raises becomes an `InvalidInputError`, click's way of ending
+with a message and a status, its problems on standard error, one per line.
 """
 from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,31 +18,73 @@ import click
 from . import __version__
 from .errors import InvalidInput, Problem
 
-EXIT_OK, EXIT_FORBIDDEN, EXIT_INVALID = 0, 1, 2
+# exit statuses: the documented values, named for what they mean
+OK = PERMITTED = 0
+FORBIDDEN = 1          # check, explain: the action is forbidden
+FAILED = 1             # test, lint, verify: a check failed, a finding, a property that does not hold
+INVALID = 2            # invalid input (usage errors too: click's own status for them)
+
+
+class InvalidInputError(click.ClickException):
+    """Invalid input, the click way: exit status INVALID, each problem on standard error as
+    `invalid input: PATH: MESSAGE` (at most Limits.max_problems of them, then a count)."""
+    exit_code = INVALID
+
+    def __init__(self, error: InvalidInput) -> None:
+        super().__init__(str(error))
+        self.problems = error.problems
+
+    def show(self, file: Any = None) -> None:
+        from .limits import Limits, shown
+        try:
+            limits = Limits.from_env()
+        except InvalidInput:
+            limits = Limits()
+        for line in shown(self.problems, limits):
+            click.echo(f"invalid input: {line}", err=True, file=file)
+
+
+class _Group(click.Group):
+    """A command group whose commands' InvalidInput ends the run as an InvalidInputError."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InvalidInput as e:
+            raise InvalidInputError(e) from None
+
+
+def _rules(rules: str | None) -> str | None:
+    """The rules folder: --rules, else the rules of the pyrules checkout the command runs in (a
+    designer's edits take effect, and a note on standard error says so when they differ from
+    the installed copy), else None: the installed rules."""
+    if rules is not None:
+        return rules
+    from .paths import checkout_root, rules_dir, same_rules
+    root = checkout_root()
+    if root is None:
+        return None
+    folder = root / "rules"
+    if not same_rules(folder, rules_dir()):
+        click.echo(f"pyrules: using the rules of the checkout {folder} (--rules DIR chooses others)", err=True)
+    return str(folder)
 
 
 def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = None):
     from .engine import Engine
+    rules = _rules(rules)
     key = (rules, cards)
     cache = ctx.ensure_object(dict)
     if key not in cache:
-        try:
-            cache[key] = Engine(rules=rules, cards=cards)
-        except InvalidInput as e:
-            _fail(e)
+        cache[key] = Engine(rules=rules, cards=cards)
     return cache[key]
 
 
-def _fail(error: InvalidInput) -> None:
-    for p in error.problems:
-        click.echo(f"invalid input: {p}", err=True)
-    sys.exit(EXIT_INVALID)
-
-
-def _snapshot(value: str) -> Any:
-    """SNAPSHOT argument: a path, or '-' for standard input."""
+def _snapshot(value: str, engine: Any) -> Any:
+    """SNAPSHOT argument: a path, or '-' for standard input (read within the engine's limits)."""
     if value == "-":
-        return sys.stdin.read()
+        from .limits import read_stream
+        return read_stream(click.get_binary_stream("stdin"), engine.limits, "-")
     path = Path(value)
     if not path.is_file():
         raise InvalidInput(Problem(value, "no such snapshot file"))
@@ -65,7 +110,7 @@ rules_option = click.option("--rules", "rules", type=click.Path(exists=True, fil
                             help="A rules folder to use instead of the shipped one.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pyrules")
 def main() -> None:
     """pyrules: which Yu-Gi-Oh! actions are permitted in a snapshot, and why the others are not.
@@ -102,11 +147,8 @@ def legal(ctx, snapshot, as_json, show_all, readings, cards, rules):
         pyrules legal facts/examples/main_phase.yaml --all --reading position_change_limit=any_change
     """
     from .render import print_legal
-    try:
-        engine = _engine(ctx, rules, cards)
-        result = engine.legal(_snapshot(snapshot), _readings(readings), include_forbidden=show_all)
-    except InvalidInput as e:
-        _fail(e)
+    engine = _engine(ctx, rules, cards)
+    result = engine.legal(_snapshot(snapshot, engine), _readings(readings), include_forbidden=show_all)
     if as_json:
         click.echo(json.dumps(result.to_json(include_forbidden=show_all), indent=None))
     else:
@@ -132,30 +174,31 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
         pyrules check facts/examples/main_phase.yaml '{"action":"normal_summon","card":"skull","tributes":["faith"]}' --json
     """
     from .render import print_verdict
-    try:
-        engine = _engine(ctx, rules, cards)
-        verdict = engine.check(_snapshot(snapshot), action, _readings(readings))
-    except InvalidInput as e:
-        _fail(e)
+    engine = _engine(ctx, rules, cards)
+    verdict = engine.check(_snapshot(snapshot, engine), action, _readings(readings))
     if as_json:
         click.echo(json.dumps(verdict.to_json()))
     else:
         print_verdict(verdict)
-    sys.exit(EXIT_OK if verdict.permitted else EXIT_FORBIDDEN)
+    sys.exit(PERMITTED if verdict.permitted else FORBIDDEN)
 
 
 @main.command()
-@click.option("--card", "only_card", is_flag=True, help="Print only the card schema.")
-def schema(only_card):
-    """Print the JSON Schema of snapshots and of cards.
+@click.option("--card", "only_card", is_flag=True, help="Print the card schema instead.")
+@click.option("--all", "both", is_flag=True, help='Print both, as {"snapshot": ..., "card": ...} (not itself a schema).')
+def schema(only_card, both):
+    """Print the JSON Schema of snapshots (draft-07; cards inline under definitions.card).
 
     \b
     Example:
         pyrules schema > snapshot.schema.json
-        pyrules schema --card
+        pyrules schema --card > card.schema.json
+        pyrules schema --all
     """
-    from .schema import CARD_SCHEMA, schemas
-    click.echo(json.dumps(CARD_SCHEMA if only_card else schemas(), indent=2))
+    from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, schemas
+    if only_card and both:
+        raise InvalidInput(Problem("--card", "give --card or --all, not both"))
+    click.echo(json.dumps(schemas() if both else CARD_SCHEMA if only_card else SNAPSHOT_SCHEMA, indent=2))
 
 
 @main.command()
@@ -203,9 +246,13 @@ def reasons(ctx, as_json, rules):
 
 # ---- the rules designer's toolkit: test, lint, explain, show, cards import ----------
 def _default_cases() -> list[Path]:
-    """The project's ruling suite when run from a checkout (tests/cases next to pyrules/)."""
-    here = Path(__file__).resolve().parent.parent / "tests" / "cases"
-    return [here] if here.is_dir() else []
+    """The project's ruling suite when run in a checkout (its tests/cases), or beside the package."""
+    from .paths import checkout_root
+    root = checkout_root()
+    for here in ([root / "tests" / "cases"] if root else []) + [Path(__file__).resolve().parent.parent / "tests" / "cases"]:
+        if here.is_dir():
+            return [here]
+    return []
 
 
 @main.command("test")
@@ -230,10 +277,10 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
     from .cases import case_checks, case_files, load_cases, run_file
     roots = [Path(p) for p in paths] or _default_cases()
     if not roots:
-        _fail(InvalidInput(Problem("PATH", "no ruling case files given (and no tests/cases folder here)")))
+        raise InvalidInput(Problem("PATH", "no ruling case files given (and no tests/cases folder here)"))
     missing = [str(p) for p in roots if not p.exists()]
     if missing:
-        _fail(InvalidInput([Problem(m, "no such file or folder") for m in missing]))
+        raise InvalidInput([Problem(m, "no such file or folder") for m in missing])
     files = case_files(roots)
     problems = []
     for f in files:
@@ -245,11 +292,11 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
         except Exception as e:   # unreadable or malformed: YAML, encoding, shape
             problems.append(Problem(str(f), f"cannot read the case file: {str(e).strip() or 'expected a list of cases'}"))
     if problems:
-        _fail(InvalidInput(problems))
+        raise InvalidInput(problems)
     try:
         engine = _engine(ctx, rules, cards)
     except RuntimeError as e:
-        _fail(InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}")))
+        raise InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}"))
     passed, failures = 0, []
     for f in files:
         for outcome in run_file(engine, f, pattern):
@@ -262,31 +309,39 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
                                "failures": [{"file": o.file, "case": o.case, "check": o.check, "message": o.message}
                                             for o in failures]}, indent=2))
     else:
+        click.echo(f"rules: {engine.rules_dir}")
         for o in failures:
             click.echo(f"FAILED {o.file}: {o.case} :: {o.check}: {o.message}")
         click.echo(f"{passed} passed, {len(failures)} failed")
     if pattern and not passed and not failures:        # a typo in -k must not look like success
         click.echo(f"no case name contains {pattern!r}", err=True)
-        sys.exit(EXIT_FORBIDDEN)
-    sys.exit(EXIT_FORBIDDEN if failures else EXIT_OK)
+        sys.exit(FAILED)
+    sys.exit(FAILED if failures else OK)
 
 
 @main.command()
 @json_option
 @rules_option
-def lint(as_json, rules):
+@click.option("--rulings", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Folder of the rulings documents (STEM.txt) whose section headings citations name "
+                   "(default: shared/rulings above the rules folder; not checked when there is none).")
+def lint(as_json, rules, rulings):
     """Check the rules: they parse and ground, every block cites a source, every reason
     and predicate is catalogued and documented, readings are complete.  Exit 1 on findings.
 
     \b
     Example:
         pyrules lint
-        pyrules lint --rules my_rules/
+        pyrules lint --rules my_rules/ --rulings ../shared/rulings
     """
-    from .lint import lint as run_lint
+    from .lint import find_rulings, lint as run_lint
     from .paths import rules_dir
+    rules = _rules(rules)
     folder = Path(rules) if rules else rules_dir()
-    findings = run_lint(folder)
+    documents = Path(rulings) if rulings else find_rulings(folder)
+    if documents is None:
+        click.echo("note: no rulings documents found (--rulings DIR): cited section headings not checked", err=True)
+    findings = run_lint(folder, documents)
     if as_json:
         click.echo(json.dumps([{"file": f.file, "line": f.line, "check": f.check, "message": f.message}
                                for f in findings], indent=2))
@@ -294,7 +349,7 @@ def lint(as_json, rules):
         for f in findings:
             click.echo(str(f))
         click.echo(f"{len(findings)} problem{'s' * (len(findings) != 1)} in {folder}")
-    sys.exit(EXIT_FORBIDDEN if findings else EXIT_OK)
+    sys.exit(FAILED if findings else OK)
 
 
 @main.command()
@@ -313,13 +368,10 @@ def explain(ctx, snapshot, action, readings, cards, rules):
         pyrules explain facts/examples/main_phase.yaml "normal_summon(skull,[])"
     """
     from .explain import explain as run_explain
-    try:
-        engine = _engine(ctx, rules, cards)
-        verdict, lines = run_explain(engine, _snapshot(snapshot), action, _readings(readings))
-    except InvalidInput as e:
-        _fail(e)
+    engine = _engine(ctx, rules, cards)
+    verdict, lines = run_explain(engine, _snapshot(snapshot, engine), action, _readings(readings))
     click.echo("\n".join(lines))
-    sys.exit(EXIT_OK if verdict.permitted else EXIT_FORBIDDEN)
+    sys.exit(PERMITTED if verdict.permitted else FORBIDDEN)
 
 
 @main.command()
@@ -338,17 +390,14 @@ def show(ctx, snapshot, no_actions, readings, cards, rules):
         pyrules show facts/examples/main_phase.yaml
     """
     from .show import show as run_show
-    try:
-        engine = _engine(ctx, rules, cards)
-        import shutil
-        width = shutil.get_terminal_size((80, 24)).columns
-        click.echo(run_show(engine, _snapshot(snapshot), _readings(readings), with_actions=not no_actions,
-                            width=width))
-    except InvalidInput as e:
-        _fail(e)
+    engine = _engine(ctx, rules, cards)
+    import shutil
+    width = shutil.get_terminal_size((80, 24)).columns
+    click.echo(run_show(engine, _snapshot(snapshot, engine), _readings(readings), with_actions=not no_actions,
+                        width=width))
 
 
-@main.group()
+@main.group(cls=_Group)
 def cards():
     """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file."""
 
@@ -357,11 +406,12 @@ def cards():
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write the cards here (YAML) instead of standard output.")
-@click.option("--overlay", "overlay", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A curated overlay to use instead of facts/overlay.yaml.")
+@click.option("--overlay", "overlay", type=click.Path(exists=True), default=None,
+              help="A curated overlay (a folder of YAML files, or one file) to use instead of facts/overlay/.")
 def cards_import(path, output, overlay):
     """Read PATH (cards.cdb or YGOPRODeck card-info JSON) and write its cards in the
-    pyrules card schema (the YAML of facts/cards.yaml), curated overlay applied.
+    pyrules card schema (the YAML of facts/cards.yaml): effects derived from the card texts
+    by the patterns of facts/patterns/, then the curated overlay (it wins per card).
 
     \b
     Example:
@@ -371,20 +421,20 @@ def cards_import(path, output, overlay):
     import time
     from .importers import dump_cards, import_cards, load_overlay
     start = time.perf_counter()
-    try:
-        result = import_cards(path, load_overlay(overlay) if overlay else None)
-        result.db()          # every card checked against the card schema
-    except InvalidInput as e:
-        _fail(e)
+    result = import_cards(path, load_overlay(overlay) if overlay else None)
+    result.db()          # every card checked against the card schema
     text = dump_cards(result.cards)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        with _open(output, "w", "--output") as f:
+            f.write(text)
     else:
         click.echo(text, nl=False)
     took = time.perf_counter() - start
     click.echo(f"imported {len(result.cards)} cards from {Path(path).name} in {took:.2f}s "
                f"({result.skipped_aliases} alternate artworks skipped, {len(result.skipped_unsupported)} "
-               f"unsupported, overlay applied to {len(result.overlaid)})", err=True)
+               f"unsupported, overlay applied to {len(result.overlaid)}, "
+               f"{sum(1 for c in result.cards if c.get('effects'))} with effects, "
+               f"{sum(1 for c in result.cards if c.get('unmodelled'))} with unmodelled text)", err=True)
 
 
 scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",
@@ -394,7 +444,8 @@ pool_option = click.option("--cards", "card_names", default=None, metavar="NAMES
                            help="Comma-separated card names the snapshots draw from (default: Battle Ox, "
                                 "Man-Eater Bug, Summoned Skull, Blue-Eyes White Dragon, Dark Necrofear).")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-                              metavar="SECONDS", help="Stop cleanly after this long and report what was found.")
+                              metavar="SECONDS", help="Stop cleanly after this long (the whole run: for verify, all the "
+                                                      "properties together) and report what was found.")
 
 
 def _searcher(ctx, rules, card_names):
@@ -425,14 +476,11 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
         pyrules diff first_turn_draw --scope monsters=1,events=2 --json
     """
     from .search import Progress, Scope, case_of, format_counterexample
-    try:
-        searcher = _searcher(ctx, rules, card_names)
-        pair = tuple(v.strip() for v in values.split(",")) if values else None
-        progress = Progress(sys.stderr)
-        result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
-        progress.clear()
-    except InvalidInput as e:
-        _fail(e)
+    searcher = _searcher(ctx, rules, card_names)
+    pair = tuple(v.strip() for v in values.split(",")) if values else None
+    progress = Progress(sys.stderr)
+    result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
+    progress.clear()
     info = searcher.engine.catalogue.readings[reading]
     shown = list(pair) if pair else [info.default] + [v for v in info.values if v != info.default][:1]
     written = []
@@ -472,7 +520,9 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
 def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, timeout, rules):
     """Check properties of the rules: "holds within scope ..." or the minimal counterexample.
 
-    Exit status 0 when every property checked holds, 1 otherwise.
+    Exit status 0 when every property checked holds, 1 otherwise.  --scope keys go over each
+    property's own scope; --timeout is for the whole run (a property reached after it is
+    reported as unknown).
 
     \b
     Example:
@@ -480,19 +530,15 @@ def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, 
         pyrules verify attacker_keeps_position --scope monsters=3,events=4
         pyrules verify --rules-file my_properties.lp my_property
     """
-    from .search import Progress, Scope, format_counterexample
-    try:
-        searcher = _searcher(ctx, rules, card_names)
-        if list_only:
-            for name, prop in sorted(searcher.properties(rules_files).items()):
-                click.echo(f"{name}: {prop.text}")
-            return
-        progress = Progress(sys.stderr)
-        results = searcher.verify(names, rules_files, Scope.parse(scope_text) if scope_text else None,
-                                  timeout, progress)
-        progress.clear()
-    except InvalidInput as e:
-        _fail(e)
+    from .search import Progress, format_counterexample
+    searcher = _searcher(ctx, rules, card_names)
+    if list_only:
+        for name, prop in sorted(searcher.properties(rules_files).items()):
+            click.echo(f"{name}: {prop.text}")
+        return
+    progress = Progress(sys.stderr)
+    results = searcher.verify(names, rules_files, scope_text, timeout, progress)
+    progress.clear()
     if as_json:
         click.echo(json.dumps({"properties": [r.to_json() for r in results]}))
     else:
@@ -500,7 +546,7 @@ def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, 
             click.echo(f"{r.prop.name}: {r.summary()}\n  {r.prop.text}")
             for cx in r.result.found:
                 click.echo("\n".join("  " + line for line in format_counterexample(cx).splitlines()))
-    sys.exit(EXIT_OK if all(r.holds for r in results) else EXIT_FORBIDDEN)
+    sys.exit(OK if all(r.holds for r in results) else FAILED)
 
 
 
@@ -530,37 +576,86 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
         pyrules batch snapshots.jsonl -o results.jsonl --workers 2
         pyrules batch snapshots.jsonl --check "draw"
     """
+    from contextlib import ExitStack, closing
+
     from .batch import progress, run
-    try:
-        if action is not None:
-            from .actions import parse_action
-            parse_action(action)
-        reading_map = _readings(readings)
+    from .engine import Engine
+    from .limits import Limits, read_lines
+    if action is not None:
+        from .actions import parse_action
+        parse_action(action)
+    reading_map = _readings(readings)
+    rules = _rules(rules)
+    config = {"rules": rules, "cards": cards}
+    engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
+    limits = engine.limits if engine is not None else Limits.from_env()
+    done = errors = 0
+    with ExitStack() as stack:             # the input and the output are closed however the run ends
         if infile == "-":
-            source, total = click.get_text_stream("stdin"), None
+            source, total = click.get_binary_stream("stdin"), None
         else:
             path = Path(infile)
             if not path.is_file():
                 raise InvalidInput(Problem(infile, "no such file"))
-            source = path.open(encoding="utf-8")
-            total = sum(1 for _ in path.open(encoding="utf-8")) if sys.stderr.isatty() else None
-        config = {"rules": rules, "cards": cards}
-        engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
-        lines = (line.rstrip("\n") for line in source)
-        out = click.open_file(outfile, "w", encoding="utf-8")
-        done = errors = 0
-        with out:
-            for text in progress(run(lines, engine=engine, engine_config=config, readings=reading_map,
-                                     check=action, workers=workers, as_json=True), total):
-                out.write(text + "\n")
+            source = stack.enter_context(_open(path, "rb", "IN.jsonl"))
+            total = _count_lines(path) if sys.stderr.isatty() else None
+        out = stack.enter_context(_open(outfile, "w", "--output"))
+        results = stack.enter_context(closing(run(read_lines(source, limits), engine=engine, engine_factory=Engine,
+                                                  engine_config=config, readings=reading_map, check=action,
+                                                  workers=workers, as_json=True)))
+        stack.enter_context(_stopped_by_signals())
+        try:
+            for line in progress(results, total):
+                out.write(line + "\n")
                 done += 1
-                errors += text.startswith('{"line": ') and '"error": [' in text[:40]
-    except InvalidInput as e:
-        _fail(e)
+                errors += line.error
+        except _Stopped as e:
+            results.close()              # the worker processes end before they write anything
+            click.echo(f"pyrules batch: stopped by {e.name} after {done} lines", err=True)
+            stack.close()
+            sys.exit(128 + e.signum)
     summary = {"lines": done, "judged": done - errors, "errors": errors}
     click.echo(json.dumps(summary) if as_json else
                f"{done} lines: {done - errors} judged, {errors} with errors", err=True)
-    sys.exit(EXIT_OK if errors == 0 else EXIT_INVALID)
+    sys.exit(OK if errors == 0 else INVALID)
+
+
+def _open(name: str | Path, mode: str, option: str) -> Any:
+    """A file of the batch (or - for standard output), or InvalidInput naming the option."""
+    try:
+        if str(name) == "-" and "w" in mode:
+            return click.open_file("-", mode, encoding="utf-8")
+        return open(name, mode, **({} if "b" in mode else {"encoding": "utf-8"}))
+    except OSError as e:
+        raise InvalidInput(Problem(option, f"cannot open {name}: {e.strerror or e}")) from None
+
+
+class _Stopped(Exception):
+    def __init__(self, signum: int) -> None:
+        import signal
+        super().__init__(signum)
+        self.signum, self.name = signum, signal.Signals(signum).name
+
+
+@contextmanager
+def _stopped_by_signals():
+    """SIGTERM and SIGINT (Ctrl-C) raise _Stopped in the batch's main loop, so that the pool of
+    workers is ended in order (no worker is left to write into a closed pipe)."""
+    import signal
+
+    def stop(signum, _frame):
+        raise _Stopped(signum)
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def _count_lines(path: Path) -> int:
+    with open(path, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
 
 
 if __name__ == "__main__":   # pragma: no cover

@@ -5,18 +5,20 @@ snapshot into facts, asks clingo once per query and reads the answer atoms.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
 from clingo import Function, Symbol, SymbolType
 
+from . import cache
 from .actions import SIGNATURES, Action, parse_action
 from .astwalk import predicates_read
 from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
+from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 from .solver import Answer, atoms_of, ground_and_solve, parse_rules
@@ -94,18 +96,33 @@ class Reason:
 
 
 @dataclass(frozen=True)
+class Unmodelled:
+    """A card of the snapshot whose text permits or forbids Summons, Tributes, attacks or battle
+    positions in a way no effect models (the card's `unmodelled`): a verdict may miss it."""
+    id: str
+    name: str
+    why: str
+
+    def sentence(self) -> str:
+        return f"{self.id} (\"{self.name}\"): {self.why}"
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The verdict on one action."""
     action: Action
     permitted: bool
     reasons: tuple[Reason, ...] = ()
     notes: tuple[tuple[str, str], ...] = ()   # derived facts about the action, e.g. materials_go_to
+    unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
 
     def to_json(self) -> dict[str, Any]:
         out = {"action": self.action.to_json(), "permitted": self.permitted,
                "reasons": [r.to_json() for r in self.reasons]}
         if self.notes:
             out["notes"] = {k: v for k, v in self.notes}
+        if self.unmodelled:
+            out["unmodelled"] = [u.id for u in self.unmodelled]
         return out
 
 
@@ -115,11 +132,14 @@ class Legal:
     permitted: tuple[Action, ...]
     replay: bool
     forbidden: tuple[Verdict, ...] = ()
+    unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
 
     def to_json(self, include_forbidden: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"permitted": [a.to_json() for a in self.permitted], "replay": self.replay}
         if include_forbidden:
             out["forbidden"] = [v.to_json() for v in self.forbidden]
+        if self.unmodelled:
+            out["unmodelled"] = [u.id for u in self.unmodelled]
         return out
 
 
@@ -144,8 +164,20 @@ def _string(sym: Symbol) -> str:
 
 
 def load_catalogue(folder: Path) -> Catalogue:
-    """Read reason, problem and reading facts (rules/catalogue/*.lp) once."""
-    heads = atoms_of(files=sorted(folder.glob("*.lp")))
+    """Reason, problem and reading facts (rules/catalogue/*.lp), read once per catalogue
+    version (pyrules/cache.py)."""
+    files = sorted(folder.glob("*.lp"))
+    return cache.cached("catalogue", cache.key(files), lambda: _read_catalogue(files),
+                        lambda c: asdict(c), _catalogue_of_json)
+
+
+def _catalogue_of_json(data: dict) -> Catalogue:
+    return Catalogue({k: (v[0], v[1]) for k, v in data["reasons"].items()}, dict(data["problems"]),
+                     {k: ReadingInfo(**v) for k, v in data["readings"].items()})
+
+
+def _read_catalogue(files: list[Path]) -> Catalogue:
+    heads = atoms_of(files=files)
     cat = Catalogue()
     values: dict[str, dict[str, str]] = {}
     for s in heads:
@@ -179,6 +211,12 @@ def _shape(term: Symbol) -> tuple[str, tuple[tuple[str, str, Any], ...]]:
     return shape
 
 
+def unmodelled(game: Game) -> tuple[Unmodelled, ...]:
+    """The snapshot's cards, in snapshot order, whose definition says `unmodelled`."""
+    return tuple(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]) for e in game.entries
+                 if e.card.get("unmodelled"))
+
+
 def program_files(folder: Path) -> list[Path]:
     """The rule files of a query: every .lp under rules/ except the catalogue and search/."""
     return sorted(p for p in folder.rglob("*.lp") if not {"catalogue", "search"} & set(p.relative_to(folder).parts))
@@ -193,11 +231,15 @@ class Engine:
     """
 
     def __init__(self, rules: str | Path | None = None, cards: str | Path | CardDB | None = None,
-                 *, extra_cards: bool = True):
+                 *, extra_cards: bool = True, limits: Limits | dict | None = None):
         self.rules_dir = Path(rules) if rules is not None else rules_dir()
         self.config = {"rules": str(self.rules_dir),          # what a worker process needs
                        "cards": None if cards is None or isinstance(cards, CardDB) else str(cards),
                        "extra_cards": extra_cards}
+        # the caps on each input (pyrules/limits.py): given, or the defaults and PYRULES_MAX_*
+        self.limits = Limits(**limits) if isinstance(limits, dict) else limits or Limits.from_env()
+        if limits is not None:
+            self.config["limits"] = asdict(self.limits)
         if not self.rules_dir.is_dir():
             raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
         try:
@@ -209,7 +251,7 @@ class Engine:
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
         self._prepared: dict[str, Any] = {}
-        self.program = "\n".join(p.read_text(encoding="utf-8") for p in self.files)
+        self.program = "\n".join(read_file(p, None, str(p)) for p in self.files)
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
         self.reading_defaults = {n: r.default for n, r in self.catalogue.readings.items()}
@@ -224,15 +266,25 @@ class Engine:
             pool = load_card_pool(cards)
             if not extra:
                 db = CardDB()
-            db.by_name.update(pool.by_name)
+            db.update(pool)
         return db
 
     def _check_program(self) -> None:
         """Parse the rules once (InvalidInput with clingo's messages when they do not load);
-        every query replays the parsed statements instead of parsing the text again."""
+        every query replays the parsed statements instead of parsing the text again.  What
+        depends only on the rule files is kept per rules version (pyrules/cache.py): that
+        they ground (unsafe variables are found by grounding them once) and the predicates
+        they read."""
+        k = cache.key(self.files)
+        known = cache.load("rules", k)
+        if not (isinstance(known, list) and all(isinstance(x, list) and len(x) == 2 for x in known)):
+            known = None                          # none kept, or not the shape written: compute it
         with CLINGO_LOCK:
-            self.statements = parse_rules(self.files)
-        self.names.reads = predicates_read(self.statements)
+            self.statements = parse_rules(self.files, ground_check=known is None)
+        if known is None:
+            known = sorted(predicates_read(self.statements))
+            cache.store("rules", k, known)
+        self.names.reads = {(n, a) for n, a in known}
 
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
     def prepared(self, key: str, make: Callable[[list], T]) -> T:
@@ -254,14 +306,15 @@ class Engine:
 
     # ---- snapshots --------------------------------------------------------------
     def game(self, snapshot: Any, readings: dict[str, str] | None = None) -> Game:
-        return parse_snapshot(snapshot, self.cards, self.reading_values, readings)
+        return parse_snapshot(snapshot, self.cards, self.reading_values, readings, limits=self.limits)
 
     def encode(self, snapshot: Any, readings: dict[str, str] | None = None, query: Action | None = None,
                *, prefix: list[Symbol] | None = None, shared: set[str] | None = None,
                ) -> tuple[Encoding, list[Symbol], Symbol | None]:
         """Validate and encode one snapshot: its encoding, its facts and the query term (check).
         `prefix` (batch) goes before the arguments of every fact; `shared` (batch): see encode()."""
-        game = parse_snapshot(snapshot, self.cards, self.reading_values, readings, collect=True)
+        game = parse_snapshot(snapshot, self.cards, self.reading_values, readings, collect=True,
+                              limits=self.limits)
         if game.problems:
             # the format is broken: also run the physical limits (validity.lp) on what could be
             # read, so that every problem is listed at once
@@ -410,10 +463,11 @@ class Engine:
                    workers: int = 1) -> list["Legal | InvalidInput"]:
         """legal() of every snapshot, in order; a snapshot that cannot be judged gives its
         InvalidInput in its place (nothing is raised).  Snapshots are grounded together in
-        chunks; workers > 1 uses that many processes (snapshots must then be plain data)."""
+        chunks; workers > 1 uses that many processes (snapshots must then be plain data).
+        Each snapshot is what legal() takes: a dict, YAML/JSON text or a Path."""
         from .batch import run
         return list(run(snapshots, engine=self, engine_factory=type(self), engine_config=self.config,
-                        readings=readings, workers=workers))
+                        readings=readings, workers=workers, lines=False))
 
     def read_verdict(self, enc: Encoding, atoms: Answer, act: Action, term: Symbol) -> Verdict:
         """The verdict on the queried action, read from the answer (raises InvalidInput)."""
@@ -424,7 +478,7 @@ class Engine:
                              if a[0] == term))
         if act.action == "special_summon" and act.player is None:     # the default, filled in
             act = replace(act, player=enc.game.turn_player)
-        return Verdict(act, permitted, reasons, notes)
+        return Verdict(act, permitted, reasons, notes, unmodelled(enc.game))
 
     def _note_value(self, enc: Encoding, value: Symbol) -> str:
         """A note's value: card(I) becomes the card's description, constants stay as they are."""
@@ -463,4 +517,4 @@ class Engine:
             for s in {a[0] for a in atoms.get("forbidden", 2)}:
                 forbidden.append(Verdict(self.decode(enc, s, members), False, self._reasons(enc, atoms, s)))
             forbidden.sort(key=lambda v: v.action.sort_key())
-        return Legal(tuple(permitted), replay, tuple(forbidden))
+        return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game))

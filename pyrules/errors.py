@@ -24,3 +24,8 @@ class InvalidInput(ValueError):
     def __init__(self, problems: list[Problem] | Problem):
         self.problems = [problems] if isinstance(problems, Problem) else list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    def __reduce__(self):
+        # pickled (worker processes) from its problems: the default would rebuild it from
+        # str(self), one problem per character
+        return (self.__class__, (self.problems,))

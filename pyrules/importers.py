@@ -6,9 +6,14 @@ wraps them in a CardDB for Engine(cards=PATH) and `--cards PATH`.
 
 What comes from the data: kind, Level, ATK/DEF (a "?" becomes atk_unknown), attribute,
 Type, the frame flags (Tuner, token and Special-Summon-only included) and the spell or
-trap icon.  What no database holds (who cannot be attacked while Umi is face-up, whether
-a Special-Summon-only monster can be revived after a proper Summon, ...) comes from the
-curated overlay facts/overlay.yaml, keyed by card name.
+trap icon.  The card's effects come from its text, read by the sentence patterns of
+facts/patterns/ (pyrules/patterns.py); what no pattern reads (who cannot be attacked
+while Umi is face-up, whether a Special-Summon-only monster can be revived after a
+proper Summon, ...) comes from the curated overlay facts/overlay/, keyed by card name,
+which wins over the patterns for its cards.  A card whose text permits or forbids
+Summons, Tributes, attacks or battle positions in a sentence that neither reads carries
+`unmodelled` (why), and the import's audit (`ImportResult.audit`) says for every such
+card what was derived, curated or left unmodelled.
 
 Only the file format is interpreted here; nothing about the game's rules is decided.
 """
@@ -22,9 +27,12 @@ from typing import Any
 
 import yaml
 
-from .cards import CardDB, card_problems, load_yaml
+from .cards import CardDB, card_problems, load_yaml, pool_problems
+from .effects import LEGACY
 from .errors import InvalidInput, Problem
+from .limits import parse_json, read_file
 from .paths import facts_dir
+from .patterns import Derived, derive
 from .schema import ATTRIBUTES, CARD_SCHEMA
 
 # ---- YGOPro cards.cdb (datas.type bit flags: ../shared/data/README.md) ----------
@@ -42,11 +50,9 @@ RACE_BITS = {1 << i: r for i, r in enumerate(
      "Winged Beast", "Plant", "Insect", "Thunder", "Dragon", "Beast", "Beast-Warrior", "Dinosaur",
      "Fish", "Sea Serpent", "Reptile", "Psychic", "Divine-Beast"])}
 
-OVERLAY_KEYS = [k for k in ("can_attack_directly", "cannot_be_attacked_while", "attacks_each_monster",
-                            "equip_grants_direct_attack", "equip_forbids_attack", "attack_lock",
-                            "synchro_tuner", "synchro_non_tuner_attribute", "special_summon_restriction",
-                            "sends_to_graveyard_banished", "special_summon_only", "note")
-                if k in CARD_SCHEMA["properties"]]
+OVERLAY_KEYS = ["effects", "note", "unmodelled", "special_summon_only", *LEGACY]
+"""The keys of an overlay entry: effects, note, unmodelled, a frame flag, and the older card
+keys (read as the effects they stand for)."""
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -58,6 +64,8 @@ class ImportResult:
     skipped_aliases: int = 0          # alternate artworks (they map to their card)
     skipped_unsupported: list[str] = field(default_factory=list)   # frames the schema has no flag for
     overlaid: list[str] = field(default_factory=list)              # names the overlay added to
+    audit: dict[str, dict] = field(default_factory=dict)            # name -> audit record (audit_record)
+    texts: dict[str, str] = field(default_factory=dict, repr=False)  # name -> card text (not kept in cards)
 
     def db(self) -> CardDB:
         db = CardDB()
@@ -126,7 +134,8 @@ def read_cdb(path: Path) -> ImportResult:
             raise _bad(path, f"not a YGOPro card database: missing table(s) {', '.join(missing)}")
         rows = con.execute(
             "SELECT d.id, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, "
-            "(SELECT t.name FROM texts t WHERE t.id = d.id ORDER BY t.rowid LIMIT 1) "
+            "(SELECT t.name FROM texts t WHERE t.id = d.id ORDER BY t.rowid LIMIT 1), "
+            "(SELECT t.desc FROM texts t WHERE t.id = d.id ORDER BY t.rowid LIMIT 1) "
             "FROM datas d ORDER BY d.id").fetchall()
     except sqlite3.Error as e:
         raise _bad(path, f"not a readable card database: {e}") from None
@@ -134,7 +143,7 @@ def read_cdb(path: Path) -> ImportResult:
         con.close()
     result = ImportResult([], path.name)
     seen: set[int] = set()
-    for code, alias, bits, atk, df, level, race, attribute, name in rows:
+    for code, alias, bits, atk, df, level, race, attribute, name, desc in rows:
         if alias:
             result.skipped_aliases += 1
             continue
@@ -154,7 +163,19 @@ def read_cdb(path: Path) -> ImportResult:
             result.skipped_unsupported.append(f"{name}: {card}")
         else:
             result.cards.append(card)
+            _add_text(result, card, desc)
     return result
+
+
+def _add_text(result: ImportResult, card: dict, text: Any) -> None:
+    """Keep a card's text for the patterns; same-name cards (the Tokens several cards make,
+    each its own passcode) are one card whose text is all of theirs."""
+    text = str(text or "").strip()
+    known = result.texts.get(card["name"])
+    if known is None:
+        result.texts[card["name"]] = text
+    elif text and text not in known:
+        result.texts[card["name"]] = f"{known}\n{text}"
 
 
 # ---- YGOPRODeck card-info JSON -------------------------------------------------
@@ -165,8 +186,6 @@ TYPE_WORDS = {"Normal": "normal", "Effect": "effect", "Fusion": "fusion", "Ritua
               "Tuner": "tuner", "Token": "token", "Flip": "flip", "Toon": "toon", "Spirit": "spirit",
               "Union": "union", "Gemini": "gemini"}
 UNSUPPORTED_WORDS = ("XYZ", "Xyz", "Link", "Pendulum", "Skill")
-# the printed line that makes a main-deck monster Special-Summon-only
-SPECIAL_ONLY_PHRASES = ("cannot be normal summoned/set", "cannot be normal summoned or set")
 RACE_NAMES = {r for r in CARD_SCHEMA["properties"]["type"]["enum"]}
 
 
@@ -206,10 +225,6 @@ def ygoprodeck_card(item: dict, source: str) -> dict | str:
         frame = item.get("frameType")
         if frame in ("normal", "effect", "token"):     # a Tuner's frame says whether it is an Effect Monster
             card[frame] = True
-        desc = str(item.get("desc") or "").lower()
-        if not (card.get("fusion") or card.get("ritual") or card.get("synchro")) and \
-                any(p in desc for p in SPECIAL_ONLY_PHRASES):
-            card["special_summon_only"] = True
     card["source"] = source
     return card
 
@@ -236,46 +251,108 @@ def read_ygoprodeck(data: Any, path: Path) -> ImportResult:
             continue
         seen.add(card["name"])
         result.cards.append(card)
+        _add_text(result, card, item.get("desc"))
     if problems:
         raise InvalidInput(problems)
     return result
 
 
 # ---- the curated overlay ----------------------------------------------------------
+def _overlay_files(path: Path) -> list[Path]:
+    return sorted(path.glob("*.yaml")) if path.is_dir() else [path]
+
+
 def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
-    """facts/overlay.yaml: card name -> curated properties (only the keys in OVERLAY_KEYS)."""
-    path = Path(path) if path is not None else facts_dir() / "overlay.yaml"
-    try:
-        data = load_yaml(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
-        raise _bad(path, f"cannot read the overlay: {e}") from None
-    if not isinstance(data, dict):
-        raise _bad(path, "the overlay is a mapping: card name -> properties")
-    problems = []
-    for name, props in data.items():
-        if not isinstance(props, dict):
-            problems.append(Problem(f"{path.name}: {name}", "expected a mapping of properties"))
-            continue
-        for key in props:
-            if key not in OVERLAY_KEYS:
-                problems.append(Problem(f"{path.name}: {name}.{key}", "not a curated property"))
-        problems += card_problems({"name": str(name), "kind": "monster", **props}, f"{path.name}: {name}")
+    """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled,
+    special_summon_only}.  The older card keys are read as the effects they stand for."""
+    path = Path(path) if path is not None else facts_dir() / "overlay"
+    out: dict[str, dict] = {}
+    problems: list[Problem] = []
+    for file in _overlay_files(path):
+        data = load_yaml(read_file(file, None, str(file)), str(file), file.name) or {}
+        if not isinstance(data, dict):
+            raise _bad(file, "the overlay is a mapping: card name -> {effects, note, unmodelled}")
+        for name, props in data.items():
+            where = f"{file.name}: {name}"
+            if not isinstance(props, dict):
+                problems.append(Problem(where, "expected a mapping (effects, note, unmodelled)"))
+                continue
+            bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
+                           "card key)") for k in props if k not in OVERLAY_KEYS]
+            bad += card_problems({"name": str(name), "kind": "monster", **props}, where, partial=True)
+            if str(name) in out:
+                bad.append(Problem(where, "the card is curated in two overlay entries"))
+            if bad:
+                problems += bad
+                continue
+            entry = {k: v for k, v in props.items() if k not in LEGACY}
+            legacy = [e for k, v in props.items() if k in LEGACY for e in LEGACY[k](v)]
+            if legacy:
+                entry["effects"] = [*entry.get("effects", ()), *legacy]
+            out[str(name)] = entry
     if problems:
         raise InvalidInput(problems)
-    return data
+    return out
+
+
+def _verdict_why(derived: Derived) -> str:
+    said = " and ".join(derived.unread_topics)
+    n = len(derived.unread)
+    return f"its text on {said} is not modelled ({n} sentence{'s' if n != 1 else ''} no pattern reads)"
+
+
+def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | None:
+    """What the audit says of one card: what its text speaks of (Summons, Tributes, attacks,
+    battle positions), the effects derived from it and curated for it, and whether all of it
+    is modelled (`unmodelled`: why not).  None for a card whose text speaks of none of them."""
+    curated = curated or {}
+    if not (derived.topics or derived.read or curated):
+        return None
+    record: dict[str, Any] = {"speaks_of": derived.topics,
+                              "derived": [dict(e) for e in derived.effects],
+                              "read_by": sorted({pid for pid, _ in derived.read})}
+    if derived.leaves:
+        record["leaves"] = [dict(e) for e in derived.leaves]
+    if "effects" in curated:
+        record["curated"] = curated["effects"]
+    if "unmodelled" in card:
+        record["unmodelled"] = card["unmodelled"]
+    return record
+
+
+def apply_texts(result: ImportResult, overlay: dict[str, dict]) -> ImportResult:
+    """Each card's effects: those the patterns derive from its text, unless the overlay curates
+    the card (its effects win); the overlay's frame flag; `unmodelled` where a relevant
+    sentence is read by neither; and the audit record."""
+    for card in result.cards:
+        derived = derive(result.texts.get(card["name"], ""))
+        if derived.problems:
+            raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
+        props = overlay.get(card["name"]) or {}
+        frames = list(derived.frames) + (["special_summon_only"] if props.get("special_summon_only") else [])
+        if "special_summon_only" in frames and card["kind"] == "monster" and not (
+                card.get("fusion") or card.get("ritual") or card.get("synchro")):
+            card["special_summon_only"] = True   # the frame already says it (facts/cards.yaml convention)
+        effects = props["effects"] if "effects" in props else derived.effects
+        if effects:
+            card["effects"] = [dict(e) for e in effects]
+        if "unmodelled" in props:
+            card["unmodelled"] = props["unmodelled"]
+        elif derived.unread and "effects" not in props:
+            card["unmodelled"] = _verdict_why(derived)
+        if "note" in props:
+            card["note"] = props["note"]
+        if props:
+            result.overlaid.append(card["name"])
+        record = audit_record(card, derived, props)
+        if record is not None:
+            result.audit[card["name"]] = record
+    return result
 
 
 def apply_overlay(result: ImportResult, overlay: dict[str, dict]) -> ImportResult:
-    for card in result.cards:
-        props = overlay.get(card["name"])
-        if props:
-            for key, value in props.items():
-                if key == "special_summon_only" and (card["kind"] != "monster" or card.get("fusion")
-                                                      or card.get("ritual") or card.get("synchro")):
-                    continue     # the frame already says it (facts/cards.yaml convention)
-                card[key] = value
-            result.overlaid.append(card["name"])
-    return result
+    """Kept for callers of the older name: the patterns and the overlay (apply_texts)."""
+    return apply_texts(result, overlay)
 
 
 # ---- entry points ------------------------------------------------------------------
@@ -291,24 +368,22 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None) -> Im
     elif path.suffix.lower() in (".cdb", ".db", ".sqlite"):
         raise _bad(path, "not a SQLite database (a YGOPro cards.cdb is SQLite with tables datas and texts)")
     else:
-        try:
-            text = path.read_text(encoding="utf-8")
-            data = json.loads(text) if path.suffix.lower() == ".json" else load_yaml(text)
-        except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as e:
-            raise _bad(path, f"cannot read as JSON or YAML: {e}") from None
+        text = read_file(path, None, str(path))
+        data = parse_json(text, str(path), None, path.name) if path.suffix.lower() == ".json" else \
+            load_yaml(text, str(path), path.name)
         if isinstance(data, dict) and "data" in data:
             result = read_ygoprodeck(data, path)
         else:
             cards = data.get("cards") if isinstance(data, dict) else data
             if not isinstance(cards, list):
                 raise _bad(path, 'expected a YGOPRODeck file ({"data": [...]}) or a list of pyrules cards')
-            bad = [p for i, c in enumerate(cards) for p in card_problems(c, f"{path.name}[{i}]")]
+            bad = pool_problems(cards, path.name)
             if bad:
                 raise InvalidInput(bad)
             return ImportResult(list(cards), path.name)     # pyrules cards already carry their properties
     if not result.cards:
         raise _bad(path, "the file holds no card")
-    return apply_overlay(result, load_overlay() if overlay is None else overlay)
+    return apply_texts(result, load_overlay() if overlay is None else overlay)
 
 
 def load_card_pool(path: str | Path) -> CardDB:

@@ -10,11 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from .cards import CardDB, load_yaml
+from .cards import CardDB, card_rule_problems
 from .effects import entry_problems, kind as effect_kind
 from .errors import InvalidInput, Problem
+from .limits import Limits, check_value, parse_yaml, read_file
 from .schema import SNAPSHOT_SCHEMA, validate
 
 # zone key in the snapshot -> zone name in the rules
@@ -65,38 +64,37 @@ class Game:
     problems: list[Problem] = field(default_factory=list)   # only with collect=True: see parse_snapshot
 
 
-def read_text(text: str, origin: str = "snapshot") -> Any:
-    try:
-        return load_yaml(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise InvalidInput(Problem(origin, f"not valid YAML or JSON{where}: {getattr(e, 'problem', e)}")) from None
+def read_text(text: str, origin: str = "snapshot", limits: Limits | None = None) -> Any:
+    """YAML or JSON text -> a value: size capped, keys given twice refused, the limits checked."""
+    return parse_yaml(text, origin, limits or Limits.from_env())
 
 
-def read_source(source: Any) -> Any:
-    """A snapshot from a dict, a path, '-' (standard input) or YAML/JSON text."""
+def read_source(source: Any, limits: Limits | None = None) -> Any:
+    """A snapshot from a dict, a path, '-' (standard input) or YAML/JSON text, within the limits."""
+    limits = limits or Limits.from_env()
     if isinstance(source, dict):
-        return source        # read only: normalisation builds new objects and never mutates it
+        check_value(source, limits)    # read only: normalisation builds new objects and never mutates it
+        return source
     if isinstance(source, Path):
-        try:
-            return read_text(source.read_text(encoding="utf-8"), str(source))
-        except (OSError, UnicodeDecodeError) as e:
-            raise InvalidInput(Problem(str(source), f"cannot read: {e}")) from None
+        return read_text(read_file(source, limits, str(source)), str(source), limits)
     if isinstance(source, str):
-        return read_text(source)
+        return read_text(source, "snapshot", limits)
     raise InvalidInput(Problem("snapshot", f"expected a mapping, a path or text, got {type(source).__name__}"))
 
 
 def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[str]],
-                   reading_overrides: dict[str, str] | None = None, collect: bool = False) -> Game:
+                   reading_overrides: dict[str, str] | None = None, collect: bool = False,
+                   limits: Limits | None = None) -> Game:
     """Validate the format of a snapshot and normalise it.  Raises InvalidInput.
 
     With collect=True, a snapshot whose types are right but whose references are not
     (unknown card names, duplicate or dangling ids, ...) is returned as a Game without
     the broken items and with `problems` set, so that the engine can add the physical
     limits' problems (rules/validity.lp) and report every problem at once."""
-    raw = read_source(source)
+    if reading_overrides is not None and not isinstance(reading_overrides, dict):
+        raise InvalidInput(Problem("readings", "expected a mapping of reading names to values, such as "
+                                               f"{{'first_turn_draw': 'true'}}; got {type(reading_overrides).__name__}"))
+    raw = read_source(source, limits)
     if not isinstance(raw, dict):
         raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
     problems = [Problem(p, m) for p, m in validate(raw, SNAPSHOT_SCHEMA, SNAPSHOT_SCHEMA)]
@@ -124,9 +122,7 @@ class _Normaliser:
 
     def card(self, ref: Any, path: str) -> dict:
         if isinstance(ref, dict):
-            if ref.get("kind") == "monster" and "level" not in ref:
-                # the Tribute count and the Summon rules read the Level: no monster goes without one
-                self.bad(f"{path}.level", "is required for a monster card")
+            self.problems += card_rule_problems(ref, path)
             if isinstance(ref.get("effects"), list):
                 before = len(self.problems)
                 for i, entry in enumerate(ref["effects"]):
@@ -136,7 +132,9 @@ class _Normaliser:
                     return {k: v for k, v in ref.items() if k != "effects"}
             return ref
         if ref not in self.cards:
-            self.bad(path, f"unknown card name {ref!r}")
+            near = self.cards.nearest(ref) if isinstance(ref, str) else []
+            self.bad(path, f"unknown card name {ref!r}" + (f" (did you mean {' or '.join(map(repr, near))}?)"
+                                                          if near else ""))
             return {"name": ref, "kind": "monster"}
         return self.cards[ref]
 
@@ -163,6 +161,8 @@ class _Normaliser:
                     continue
                 if key == "field_spell":
                     items = [items]
+                if not isinstance(items, list):       # the schema check has said what it should be
+                    continue
                 for n, item in enumerate(items):
                     path = f"players.{p}.{key}" + ("" if key == "field_spell" else f"[{n}]")
                     if isinstance(item, str):
@@ -201,11 +201,11 @@ class _Normaliser:
         for e in entries:
             if e.equipped_to is not None and not ref(e.equipped_to, f"{e.path}.equipped_to"):
                 e.equipped_to = None
-        chain = [c for n, c in enumerate(raw.get("chain") or []) if ref(c, f"chain[{n}]")]
+        chain = [c for n, c in enumerate(_list(raw.get("chain"))) if ref(c, f"chain[{n}]")]
 
         events = []
         gone_ids: list[str] = []
-        for n, ev in enumerate(raw.get("this_turn") or []):
+        for n, ev in enumerate(_list(raw.get("this_turn"))):
             path = f"this_turn[{n}]"
             before = len(self.problems)
             ev = dict(ev)
@@ -224,7 +224,7 @@ class _Normaliser:
                     self.bad(f"{path}.{key}", f"{ev[key]!r} is not one of the players")
             ids = ([("card", ev["card"])] if "card" in ev else []) + \
                   ([("target", ev["target"])] if "target" in ev else []) + \
-                  [(f"tributes[{i}]", t) for i, t in enumerate(ev.get("tributes") or [])]
+                  [(f"tributes[{i}]", t) for i, t in enumerate(_list(ev.get("tributes")))]
             for key, value in ids:
                 ref(value, f"{path}.{key}", allow_direct=(key == "target"), gone=gone)
             if len(self.problems) > before:      # a broken event is left out (collect=True)
@@ -236,7 +236,7 @@ class _Normaliser:
             events.append(ev)
 
         effects = []
-        for n, eff in enumerate(raw.get("effects") or []):
+        for n, eff in enumerate(_list(raw.get("effects"))):
             path = f"effects[{n}]"
             before = len(self.problems)
             for p, m in entry_problems(eff, path, applied=True):
@@ -247,7 +247,7 @@ class _Normaliser:
             if about == "card":
                 if "player" in eff or not eff.get("cards"):
                     self.bad(f"{path}.cards", f"{eff['effect']} applies to cards: list their ids in cards")
-                for i, ident in enumerate(eff.get("cards") or ()):
+                for i, ident in enumerate(_list(eff.get("cards"))):
                     if ref(ident, f"{path}.cards[{i}]") and by_id[ident].zone != "monster_zone":
                         self.bad(f"{path}.cards[{i}]", f"{ident!r} is not a monster on the field")
             else:
@@ -261,7 +261,8 @@ class _Normaliser:
         attack = raw.get("attack")
         if attack is not None:
             ok = [ref(attack["attacker"], "attack.attacker"), ref(attack["target"], "attack.target", allow_direct=True)]
-            ok += [ref(t, f"attack.targets_at_declaration[{i}]") for i, t in enumerate(attack["targets_at_declaration"])]
+            ok += [ref(t, f"attack.targets_at_declaration[{i}]")
+                   for i, t in enumerate(_list(attack["targets_at_declaration"]))]
             if not all(ok):
                 attack = None
 
@@ -286,3 +287,9 @@ class _Normaliser:
                     life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
                     deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
                     entries=entries, events=events, attack=attack, by_id=by_id, gone_ids=gone_ids, effects=effects)
+
+
+def _list(value: Any) -> list:
+    """A list from the snapshot, or nothing when it is not one (the schema check reports that:
+    a string is not read letter by letter)."""
+    return value if isinstance(value, list) else []

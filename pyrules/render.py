@@ -1,16 +1,38 @@
 """Readable terminal output: tables and sentences (plain text, no colours needed)."""
 from __future__ import annotations
 
+import shutil
+import textwrap
+
 import click
 
-from .engine import Legal, Verdict
+from .engine import Legal, Unmodelled, Verdict
+
+MIN_COLUMN = 16           # a column is not wrapped narrower than this
 
 
-def _table(rows: list[list[str]], header: list[str]) -> str:
+def terminal_width() -> int:
+    """The terminal's width in columns (COLUMNS, else 80 when the output is not a terminal)."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def _table(rows: list[list[str]], header: list[str], width: int | None = None) -> str:
+    """A plain table; with width, the widest columns but the first (ids stay whole, one a line)
+    are wrapped (never below MIN_COLUMN) until each line fits in width columns."""
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    if width is not None:
+        while sum(widths) + 2 * (len(widths) - 1) > width:
+            widest = max(range(1, len(widths)), key=lambda i: widths[i])
+            if widths[widest] <= MIN_COLUMN:
+                break
+            widths[widest] -= 1          # the widest column gives up a column at a time
     line = "  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip()
     out = [line, "  ".join("-" * w for w in widths)]
-    out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    for r in rows:
+        cells = [textwrap.wrap(str(c), w, break_long_words=True, break_on_hyphens=False) or [""]
+                 for c, w in zip(r, widths)]
+        for n in range(max(map(len, cells))):
+            out.append("  ".join((c[n] if n < len(c) else "").ljust(w) for c, w in zip(cells, widths)).rstrip())
     return "\n".join(out)
 
 
@@ -31,6 +53,18 @@ def print_legal(result: Legal, show_all: bool = False) -> None:
         click.echo(_table(rows, ["forbidden action", "reason", "why"]))
     click.echo(f"\n{len(result.permitted)} permitted" +
                (f", {len(result.forbidden)} forbidden" if show_all else "") + ".")
+    warn_unmodelled(result.unmodelled)
+
+
+def warn_unmodelled(cards: tuple[Unmodelled, ...]) -> None:
+    """A warning under the answer: cards whose rule-relevant text the rules do not know."""
+    if not cards:
+        return
+    click.echo(f"\nWARNING: {len(cards)} card{'s' * (len(cards) != 1)} of this snapshot "
+               f"{'have' if len(cards) != 1 else 'has'} rule-relevant text that is not modelled; "
+               "the answer may be wrong where it applies:")
+    for u in cards:
+        click.echo(f"  {u.sentence()}")
 
 
 def print_verdict(verdict: Verdict) -> None:
@@ -43,6 +77,7 @@ def print_verdict(verdict: Verdict) -> None:
         for e in r.evidence:
             click.echo(f"      because of {e}")
         click.echo(f"      [{r.rule}; source: {r.source}]")
+    warn_unmodelled(verdict.unmodelled)
 
 
 def print_readings(items) -> None:
@@ -55,6 +90,7 @@ def print_readings(items) -> None:
         click.echo("")
 
 
-def print_reasons(items) -> None:
+def print_reasons(items, width: int | None = None) -> None:
+    """The reasons as a table that fits the terminal (long texts and sources wrapped)."""
     rows = [[k, t, s] for k, (t, s) in items]
-    click.echo(_table(rows, ["reason id", "text", "source"]))
+    click.echo(_table(rows, ["reason id", "text", "source"], width or terminal_width()))

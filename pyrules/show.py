@@ -6,14 +6,14 @@ player's below, each zone a row of boxes; then this turn's history and the actio
 """
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from .engine import Engine, Legal
 from .explain import event_sentence
 from .model import Entry, Game
+from .schema import PHASE_NAMES
 
-PHASE_NAMES = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
-               "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}
 BOX = 24
 
 
@@ -41,18 +41,23 @@ def spell_box(e: Entry, game: Game) -> list[str]:
     return lines
 
 
-def boxes(items: list[list[str]], width: int | None = None) -> list[str]:
-    """Side-by-side boxes of text lines (as wide as the longest line, up to BOX)."""
+def boxes(items: list[list[str]], width: int | None = None, room: int = 80) -> list[str]:
+    """Side-by-side boxes of text lines (as wide as the longest line, up to BOX), as many to a
+    row as fit in `room` columns."""
     if not items:
         return ["  (empty)"]
-    width = width or min(BOX, max(len(t) for i in items for t in i))
-    height = max(len(i) for i in items)
-    top = "  " + " ".join("+" + "-" * width + "+" for _ in items)
-    rows = [top]
-    for n in range(height):
-        rows.append("  " + " ".join("|" + _clip(i[n] if n < len(i) else "", width).ljust(width) + "|"
-                                    for i in items))
-    rows.append(top)
+    width = width or min(BOX, max(len(t) for i in items for t in i), max(4, room - 4))
+    per_row = max(1, (room - 2 + 1) // (width + 3))
+    rows = []
+    for start in range(0, len(items), per_row):
+        group = items[start:start + per_row]
+        height = max(len(i) for i in group)
+        top = "  " + " ".join("+" + "-" * width + "+" for _ in group)
+        rows.append(top)
+        for n in range(height):
+            rows.append("  " + " ".join("|" + _clip(i[n] if n < len(i) else "", width).ljust(width) + "|"
+                                        for i in group))
+        rows.append(top)
     return rows
 
 
@@ -67,7 +72,7 @@ def _pile(entries: list[Entry], note_summoned: bool = False) -> str:
     return ", ".join(out)
 
 
-def side(game: Game, p: str, top: bool) -> list[str]:
+def side(game: Game, p: str, top: bool, room: int = 80) -> list[str]:
     mine = [e for e in game.entries if e.player == p]
     by_zone = {z: [e for e in mine if e.zone == z] for z in
                ("hand", "extra_deck", "monster_zone", "spell_trap_zone", "field_zone", "graveyard", "banished")}
@@ -81,14 +86,31 @@ def side(game: Game, p: str, top: bool) -> list[str]:
     field_spell = by_zone["field_zone"]
     fs = [f"  Field Spell: {field_spell[0].card['name']} [{field_spell[0].id}] "
           f"{'face-down' if field_spell[0].face == 'down' else 'face-up'}" if field_spell else "  Field Spell: -"]
-    st = ["  Spells & Traps:"] + boxes([spell_box(e, game) for e in by_zone["spell_trap_zone"]])
-    mz = ["  Monsters:"] + boxes([monster_box(e) for e in by_zone["monster_zone"]])
+    st = ["  Spells & Traps:"] + boxes([spell_box(e, game) for e in by_zone["spell_trap_zone"]], room=room)
+    mz = ["  Monsters:"] + boxes([monster_box(e) for e in by_zone["monster_zone"]], room=room)
     if top:         # the opponent faces the turn player: their monsters are nearest the middle
         return header + piles + fs + st + mz
     return mz + st + fs + header + piles
 
 
-def picture(game: Game, legal: Legal | None) -> list[str]:
+def picture(game: Game, legal: Legal | None, width: int = 80) -> list[str]:
+    """The board in lines of at most `width` columns (long lines wrapped, boxes in rows)."""
+    return _fit(_picture(game, legal, width), width)
+
+
+def _fit(lines: list[str], width: int) -> list[str]:
+    """Lines longer than width wrapped, each continuation indented under its line's text."""
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [line[:width]]
+    return out
+
+
+def _picture(game: Game, legal: Legal | None, width: int) -> list[str]:
     step = f", {game.battle_step} step" if game.phase == "battle" and game.battle_step else ""
     lines = [f"Turn {game.turn}: {game.turn_player}'s turn, {PHASE_NAMES.get(game.phase, game.phase)}{step}"
              f"   chain: {', '.join(game.chain) if game.chain else 'empty (open game state)'}"]
@@ -97,9 +119,9 @@ def picture(game: Game, legal: Legal | None) -> list[str]:
     others = [p for p in game.players if p != game.turn_player]
     lines.append("")
     for p in others:
-        lines += side(game, p, top=True)
-    lines.append("=" * 78)
-    lines += side(game, game.turn_player, top=False)
+        lines += side(game, p, top=True, room=width)
+    lines.append("=" * min(78, width))
+    lines += side(game, game.turn_player, top=False, room=width)
     lines.append("")
     lines.append("This turn:")
     lines += [f"  {k}. {event_sentence(game, k)}" for k in range(1, len(game.events) + 1)] or ["  (nothing yet)"]
@@ -129,12 +151,14 @@ def beside(left: list[str], right: list[str], gap: int = 4) -> list[str]:
 
 def show(engine: Engine, snapshot: Any, readings: dict[str, str] | None = None, with_actions: bool = True,
          width: int = 80) -> str:
-    """The board, with the permitted actions beside it when `width` columns allow, else below."""
+    """The board, with the permitted actions beside it when `width` columns allow, else below;
+    no line is wider than `width` (at least 40)."""
+    width = max(40, width)
     game = engine.game(snapshot, readings)
-    board = picture(game, None)
+    board = picture(game, None, width)
     if not with_actions:
         return "\n".join(board)
-    acts = actions(engine.legal(game.raw, readings))
+    acts = _fit(actions(engine.legal(game.raw, readings)), width)
     if max(map(len, board)) + 4 + max(map(len, acts)) <= width:
         return "\n".join(beside(board, acts))
     return "\n".join(board + [""] + acts)

@@ -170,7 +170,7 @@ def test_check_from_stdin():
 
 # ---- schema, readings, reasons, version, help ---------------------------------------
 def test_schema_prints_json_schema():
-    res = run(["schema"])
+    res = run(["schema", "--all"])
     assert res.exit_code == 0
     out = json.loads(res.stdout)
     assert set(out) == {"snapshot", "card"}

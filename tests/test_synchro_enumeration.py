@@ -45,7 +45,7 @@ FIELD = [
     {"id": "t1", "card": inline("Test Tuner L1", 1, "LIGHT", tuner=True), "position": "defense"},
     {"id": "a2", "card": inline("Test Light L2", 2, "LIGHT"), "position": "attack"},
     {"id": "cap", "card": "Marauding Captain", "position": "attack"},
-    {"id": "c4", "card": inline("Test Light L4", 4, "LIGHT"), "position": "defense"},
+    {"id": "c4", "card": inline("Test Light L5", 5, "LIGHT"), "position": "defense"},
 ]
 # Fifteen Synchro Monsters: four from the database (two with requirements), eleven generic.
 EXTRA = ([{"id": "jw", "card": "Junk Warrior"}, {"id": "park", "card": "Avenging Knight Parshath"},
@@ -114,7 +114,9 @@ def test_requirements_cut_the_listing():
     # Junk Warrior only with Junk Synchron as the Tuner; Parshath only with LIGHT non-Tuners
     assert {m for s, m, _ in got if s == "jw"} == {("a2", "js")}
     assert all("cap" not in m for s, m, _ in got if s == "park")   # Marauding Captain is EARTH
-    assert ("park", ("c4", "t1"), "attack") in got
+    assert ("park", ("a2", "c4", "t1"), "attack") in got and ("park", ("c4", "js"), "attack") in got
+    # js + cap + a2 has Parshath's Level 8, but Marauding Captain is not LIGHT
+    assert sum(card_of(m)["level"] for m in FIELD if m["id"] in ("js", "cap", "a2")) == 8
 
 
 def test_fifteen_synchros_and_five_monsters_stay_fast():

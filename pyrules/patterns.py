@@ -1,0 +1,264 @@
+"""Effects derived from card text: the sentence patterns of facts/patterns/*.yaml.
+
+A card text is split into sentences (`sentences`); each pattern is one effect wording, a
+Python regular expression matched (case-insensitively) against one sentence at a time.
+A pattern that matches fills its `effects` entries from the match's groups ("{1}",
+"{name}") and the entries are checked against their kind's schema
+(pyrules.effects.entry_problems).  A pattern whose `effects` list is empty still marks
+its sentence as read: the sentence is modelled elsewhere (the frame flags a database
+already holds), and `covered_by` says where.  `frame: special_summon_only` says the
+sentence is that frame flag ("Cannot be Normal Summoned/Set."), for databases that lack it.
+`leaves:` lists the effects a resolved card leaves behind on the cards or the player it
+names (Scapegoat's "You cannot Summon other monsters the turn you activate this card"):
+they are not the card's own effects; a snapshot lists them under `effects:` (CONTRACT 6).
+
+Which sentences matter: a sentence speaks of Summons, Tributes, attacks or battle
+positions (`topics`, `relevant`) when it states a permission or restriction of one of them
+(TOPICS).  Such a sentence that no pattern reads leaves the card's
+text unmodelled unless the curated overlay (facts/overlay/) covers the card: a sentence
+with a condition no pattern reads is never guessed.
+
+Nothing about the game's rules is decided here; the patterns only say which effect a
+wording is.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from .effects import entry_problems
+from .errors import InvalidInput, Problem
+from .paths import facts_dir
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+PATTERN_KEYS = {"id", "regex", "effects", "leaves", "frame", "matches", "near_misses", "covered_by", "note",
+                "checked"}
+FRAMES = ("special_summon_only",)      # the frame flags a pattern may set (`frame:`)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    id: str
+    regex: re.Pattern
+    effects: tuple[dict, ...]
+    topic: str
+    matches: tuple[str, ...] = ()
+    near_misses: tuple[str, ...] = ()
+    covered_by: str | None = None
+    leaves: tuple[dict, ...] = ()
+    frame: str | None = None
+
+    def entries(self, match: re.Match) -> list[dict]:
+        """The pattern's entries with "{1}", "{name}" filled from the match's groups."""
+        return [_fill(e, match) for e in self.effects]
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What the patterns read in one card text."""
+    effects: list[dict]                       # the entries, in text order, without repeats
+    read: list[tuple[str, str]]               # (pattern id, sentence) for every sentence a pattern read
+    unread: list[str]                         # the relevant sentences no pattern read
+    problems: list[str] = field(default_factory=list)   # entries a pattern filled wrongly
+    leaves: list[dict] = field(default_factory=list)     # entries the card's resolution leaves behind
+    frames: list[str] = field(default_factory=list)      # frame flags the text states (`frame:`)
+    topics: list[str] = field(default_factory=list)      # what the relevant sentences speak of (TOPICS)
+    unread_topics: list[str] = field(default_factory=list)   # what the unread ones speak of
+
+
+# ---- sentences -------------------------------------------------------------------------
+def sentences(text: str) -> list[str]:
+    """A card text's sentences: split at a full stop (or ! ?) followed by a space or the end,
+    outside double quotes and parentheses, and at line breaks; a parenthesised sentence
+    ("(This card is always treated as ...)") is a sentence of its own."""
+    out: list[str] = []
+    for line in re.split(r"[\r\n]+", text or ""):
+        buf: list[str] = []
+        depth, quoted = 0, False
+        n = len(line)
+        for i, ch in enumerate(line):
+            buf.append(ch)
+            if ch == '"':
+                quoted = not quoted
+            elif ch == "(" and not quoted:
+                depth += 1
+            elif ch == ")" and not quoted and depth:
+                depth -= 1
+                if depth == 0 and i > 0 and line[i - 1] in ".!?" and (i + 1 == n or line[i + 1].isspace()):
+                    out.append("".join(buf).strip())
+                    buf = []
+            elif ch in ".!?" and not quoted and depth == 0 and (i + 1 == n or line[i + 1].isspace()):
+                out.append("".join(buf).strip())
+                buf = []
+        rest = "".join(buf).strip()
+        if rest:
+            out.append(rest)
+    return [s for s in out if s]
+
+
+# ---- which sentences speak of the actions the rules judge ------------------------------
+TOPICS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for name, parts in {
+    # a Summon or Set that may not, must or may only happen (this card's, or a player's)
+    "Summons": [r"\b(?:cannot|can't|can ?not|must|only|unless|neither player can|instead)\b.*\b(?:summon|set)(?:ed|s)?\b",
+                r"\bsummon(?:ed)?\b.*\b(?:cannot|only|unless)\b"],
+    "Tributes": [r"\btribut\w*\b.*\b(?:cannot|only|must|twice|2 tributes|two tributes|1 tribute|one tribute)\b",
+                 r"\b(?:cannot|must|only|instead)\b.*\btribut",
+                 r"\bas 2 tributes\b|\bwith 1 tribute\b|\bwithout tribut"],
+    "attacks": [r"\b(?:cannot|can't|can|may|must|unless|only)\b(?: \w+){0,3} (?:attack|declare an attack)\b",
+                r"\battacks? (?:directly|twice|all|each|again|every)\b|\bsecond attack\b|\b2 attacks\b",
+                r"\b(?:targeted|selected|target|select)\b(?: \w+){0,4} (?:for|as an?) attacks?\b(?: target)?"],
+    "battle positions": [
+        r"\b(?:cannot|can't|must|only)\b.*\b(?:change|switch)\w* (?:its |their |the |this card's |battle )*positions?\b",
+        r"\b(?:cannot|can't|must)\b.*\b(?:placed|summoned|set) in (?:face-(?:up|down) )?(?:attack|defense) position\b"],
+}.items()}
+ACTIVATION = re.compile(r"\b(?:cannot|can't) (?:activate|use) (?:this|the|its) (?:effect|card)\b", re.I)
+TRIGGER = re.compile(r"^(?:when|if|after|during|once per turn|each time)\b[^:]*:\s*(?P<rest>.*)$", re.I)
+
+
+def topics(sentence: str) -> list[str]:
+    """Which of Summons, Tributes, attacks, battle positions this sentence permits or forbids.
+    A triggered effect ("When this card is Summoned: draw 1 card") counts only when what it
+    does speaks of those actions."""
+    m = TRIGGER.match(sentence)
+    body = m.group("rest") if m else sentence
+    if ACTIVATION.search(body):
+        return []
+    return [name for name, rx in TOPICS.items() if rx.search(body)]
+
+
+def relevant(sentence: str) -> bool:
+    return bool(topics(sentence))
+
+
+# ---- loading ---------------------------------------------------------------------------
+def _fill(value: Any, match: re.Match) -> Any:
+    if isinstance(value, dict):
+        return {k: _fill(v, match) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, match) for v in value]
+    if isinstance(value, str) and "{" in value:
+        groups = {str(i): g for i, g in enumerate(match.groups(), 1)}
+        groups.update({k: v for k, v in match.groupdict().items()})
+        whole = re.fullmatch(r"\{(\w+)\}", value)
+        filled = re.sub(r"\{(\w+)\}", lambda m: groups.get(m.group(1)) or "", value)
+        if whole and re.fullmatch(r"\d+", filled):
+            return int(filled)
+        return filled
+    return value
+
+
+def _problems_of(item: Any, where: str) -> list[Problem]:
+    if not isinstance(item, dict):
+        return [Problem(where, "expected a mapping (id, regex, effects, matches, near_misses)")]
+    out = [Problem(f"{where}.{k}", "unknown key") for k in item if k not in PATTERN_KEYS]
+    for key in ("id", "regex"):
+        if not isinstance(item.get(key), str):
+            out.append(Problem(f"{where}.{key}", "is required (a string)"))
+    if item.get("frame") is not None and item["frame"] not in FRAMES:
+        out.append(Problem(f"{where}.frame", f"one of {', '.join(FRAMES)}"))
+    for key in ("effects", "leaves"):
+        if not isinstance(item.get(key, []), list):
+            out.append(Problem(f"{where}.{key}", "a list of entries"))
+            continue
+        for i, e in enumerate(item.get(key) or ()):
+            if isinstance(e, dict) and any("{" in str(v) for v in e.values()):
+                continue                     # filled from groups: checked when it fires
+            out += [Problem(p, m) for p, m in entry_problems(e, f"{where}.{key}[{i}]", applied=key == "leaves")]
+    if not isinstance(item.get("effects"), list):
+        out.append(Problem(f"{where}.effects", "is required (a list of entries, [] when covered_by says why)"))
+    elif not (item["effects"] or item.get("leaves") or item.get("frame") or item.get("covered_by")):
+        out.append(Problem(f"{where}.covered_by", "a pattern without effects says what models its sentence"))
+    return out
+
+
+def load_patterns(folder: str | Path | None = None) -> list[Pattern]:
+    """Every pattern of facts/patterns/*.yaml (or of `folder`), in file then list order."""
+    folder = Path(folder) if folder is not None else facts_dir() / "patterns"
+    out: list[Pattern] = []
+    problems: list[Problem] = []
+    ids: set[str] = set()
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or []
+        except (OSError, yaml.YAMLError, UnicodeDecodeError) as e:
+            problems.append(Problem(path.name, f"cannot read the patterns: {e}"))
+            continue
+        if not isinstance(data, list):
+            problems.append(Problem(path.name, "a pattern file holds a list of patterns"))
+            continue
+        for i, item in enumerate(data):
+            where = f"{path.name}[{i}]"
+            found = _problems_of(item, where)
+            if not found:
+                try:
+                    regex = re.compile(item["regex"], re.I)
+                except re.error as e:
+                    found = [Problem(f"{where}.regex", f"not a regular expression: {e}")]
+            if not found and item["id"] in ids:
+                found = [Problem(f"{where}.id", f"pattern id {item['id']!r} is used twice")]
+            if found:
+                problems += found
+                continue
+            ids.add(item["id"])
+            out.append(Pattern(item["id"], regex, tuple(item["effects"]), path.stem,
+                               tuple(item.get("matches") or ()), tuple(item.get("near_misses") or ()),
+                               item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame")))
+    if problems:
+        raise InvalidInput(problems)
+    return out
+
+
+@lru_cache(maxsize=None)
+def bundled_patterns() -> tuple[Pattern, ...]:
+    return tuple(load_patterns())
+
+
+# ---- reading a text --------------------------------------------------------------------
+def derive(text: str, patterns: Iterable[Pattern] | None = None) -> Derived:
+    """The effects the patterns read in a card text, and the relevant sentences they do not read."""
+    patterns = bundled_patterns() if patterns is None else tuple(patterns)
+    effects: list[dict] = []
+    read: list[tuple[str, str]] = []
+    unread: list[str] = []
+    problems: list[str] = []
+    leaves: list[dict] = []
+    frames: list[str] = []
+    about: list[str] = []
+    unread_about: list[str] = []
+    for sentence in sentences(text):
+        spoken = topics(sentence)
+        about += [t for t in spoken if t not in about]
+        hit = False
+        for p in patterns:
+            m = p.regex.search(sentence)
+            if not m:
+                continue
+            hit = True
+            read.append((p.id, sentence))
+            if p.frame and p.frame not in frames:
+                frames.append(p.frame)
+            for applied, entries, into in ((False, p.entries(m), effects),
+                                           (True, [_fill(e, m) for e in p.leaves], leaves)):
+                for entry in entries:
+                    bad = entry_problems(entry, f"pattern {p.id}", applied=applied)
+                    if bad:
+                        problems += [f"{path}: {msg}" for path, msg in bad]
+                    elif entry not in into:
+                        into.append(entry)
+        if not hit and spoken:
+            unread.append(sentence)
+            unread_about += [t for t in spoken if t not in unread_about]
+    order = list(TOPICS)
+    return Derived(effects, read, unread, problems, leaves, frames, sorted(about, key=order.index),
+                   sorted(unread_about, key=order.index))
+
+
+def matching(sentence: str, patterns: Iterable[Pattern] | None = None) -> list[str]:
+    """The ids of the patterns that read this sentence."""
+    patterns = bundled_patterns() if patterns is None else patterns
+    return [p.id for p in patterns if p.regex.search(sentence)]

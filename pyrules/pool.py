@@ -1,0 +1,70 @@
+"""The bundled Goat pool (facts/goat/) and the audit of a card pool's effects.
+
+tools/build_pool.py imports ../shared/data/goat-format-en.cdb with the text patterns and
+the curated overlay (pyrules/importers.py) and writes, with `pool_files`:
+  facts/goat/cards.jsonl   the cards' facts (names, passcodes, stats, frames, effects,
+                           `unmodelled`), no card text: a first line {"names": [...]},
+                           then one card's JSON per line (pyrules/cards.py reads it lazily)
+  facts/goat/audit.json    the audit computed at build time (`audit`), which
+                           `pyrules cards audit` prints without a PATH.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .cards import POOL_FILE
+from .importers import ImportResult, import_cards
+from .paths import facts_dir
+
+AUDIT_FILE = "goat/audit.json"
+
+
+def effects_of(record: dict) -> list[dict]:
+    """The effects a card ends with: the curated ones when the overlay curates it, else the derived ones."""
+    return record["curated"] if "curated" in record else record.get("derived", [])
+
+
+def audit(result: ImportResult) -> dict[str, Any]:
+    """The audit of an import: the cards whose text permits or forbids Summons, Tributes, attacks or
+    battle positions (or that carry an effect), each with its effects or why it is not modelled;
+    the counts per effect kind; the share modelled."""
+    records = dict(sorted(result.audit.items()))
+    kinds: Counter[str] = Counter()
+    left: Counter[str] = Counter()
+    for r in records.values():
+        kinds.update({e["effect"] for e in effects_of(r)})
+        left.update({e["effect"] for e in r.get("leaves", ())})
+    modelled = sum(1 for r in records.values() if "unmodelled" not in r)
+    return {"source": result.source, "cards": len({c["name"] for c in result.cards}),
+            "touching": len(records), "modelled": modelled,
+            "share_modelled": round(modelled / len(records), 3) if records else 1.0,
+            "per_kind": dict(sorted(kinds.items())), "left_behind_per_kind": dict(sorted(left.items())),
+            "from_overlay": sum(1 for r in records.values() if "curated" in r),
+            "records": records}
+
+
+def pool_cards(result: ImportResult) -> list[dict]:
+    """One card per name (same-name Tokens are one card: the first passcode's facts)."""
+    seen: dict[str, dict] = {}
+    for card in result.cards:
+        seen.setdefault(card["name"], card)
+    return list(seen.values())
+
+
+def pool_files(cdb: str | Path) -> dict[str, str]:
+    """The shipped files (path under facts/ -> text) built from a cards.cdb."""
+    result = import_cards(cdb)
+    cards = pool_cards(result)
+    head = {"names": [c["name"] for c in cards], "source": Path(cdb).name, "built_by": "tools/build_pool.py",
+            "note": "facts, not card texts; facts/cards.yaml wins for the cards it holds"}
+    lines = [json.dumps(head, ensure_ascii=False)] + [json.dumps(c, ensure_ascii=False) for c in cards]
+    return {POOL_FILE: "\n".join(lines) + "\n",
+            AUDIT_FILE: json.dumps(audit(result), ensure_ascii=False, indent=1) + "\n"}
+
+
+def bundled_audit() -> dict[str, Any]:
+    """The audit of the bundled pool, as computed when it was built."""
+    return json.loads((facts_dir() / AUDIT_FILE).read_text(encoding="utf-8"))

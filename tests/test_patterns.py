@@ -1,0 +1,111 @@
+"""The text patterns of facts/patterns/: each matches the real texts of its `matches` cards in the
+Goat pool and none of its `near_misses`; the sentences they read; what they fill in."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pyrules.errors import InvalidInput
+from pyrules.patterns import bundled_patterns, derive, load_patterns, relevant, sentences
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("PYRULES_SHARED") or ROOT.parent / "shared")     # ../shared, or where it is
+GOAT = SHARED / "data" / "goat-format-en.cdb"
+PATTERNS = bundled_patterns()
+
+
+@pytest.fixture(scope="module")
+def texts() -> dict[str, list[str]]:
+    if not GOAT.is_file():
+        pytest.skip("../shared/data/goat-format-en.cdb is absent")
+    con = sqlite3.connect(f"file:{GOAT}?mode=ro", uri=True)
+    out: dict[str, list[str]] = {}
+    for name, desc in con.execute("SELECT name, desc FROM texts ORDER BY id"):
+        out.setdefault(name, []).append(desc or "")
+    con.close()
+    return out
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.id)
+def test_pattern_matches_its_cards(pattern, texts):
+    assert pattern.matches, f"{pattern.id}: name the Goat cards it reads"
+    for name in pattern.matches:
+        assert name in texts, f"{pattern.id}: no card {name!r} in the Goat pool"
+        hits = [s for t in texts[name] for s in sentences(t) if pattern.regex.search(s)]
+        assert hits, f"{pattern.id} reads no sentence of {name!r}"
+        assert derive(texts[name][0]).problems == []
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.id)
+def test_pattern_misses_its_near_misses(pattern):
+    assert pattern.near_misses, f"{pattern.id}: give the wordings it must not read"
+    for sentence in pattern.near_misses:
+        assert not pattern.regex.search(sentence), (pattern.id, sentence)
+
+
+def test_every_card_the_pool_names_in_matches_is_listed(texts):
+    """Each pattern's `matches` is complete: the Goat cards it fires on are exactly those listed
+    (so the hand check recorded in the pattern file covers every card it reads)."""
+    for p in PATTERNS:
+        fired = {name for name, ts in texts.items() for t in ts for s in sentences(t) if p.regex.search(s)}
+        if p.id == "cannot_be_normal_summoned_or_set":
+            assert set(p.matches) <= fired and len(fired) > 30     # sampled: see its `checked`
+        else:
+            assert fired == set(p.matches), p.id
+
+
+def test_no_pattern_fills_a_wrong_entry(texts):
+    for name, ts in texts.items():
+        for t in ts:
+            assert derive(t).problems == [], name
+
+
+def test_sentences():
+    text = ('(This card is always treated as a "Toon" card.)\r\nCannot be Normal Summoned/Set. Must first be '
+            'Special Summoned (from your hand) by Tributing 2 monsters (normally 2). "Mr. Volcano" is a name. '
+            'The end')
+    assert sentences(text) == [
+        '(This card is always treated as a "Toon" card.)', "Cannot be Normal Summoned/Set.",
+        "Must first be Special Summoned (from your hand) by Tributing 2 monsters (normally 2).",
+        '"Mr. Volcano" is a name.', "The end"]
+    assert sentences("") == [] and sentences(None) == []
+
+
+def test_derive_fills_groups_and_reports_unread_sentences():
+    got = derive("Level 4 or higher monsters cannot attack. This card cannot attack unless you pay 500 Life Points.")
+    assert got.effects == [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]
+    assert got.read == [("level_or_higher_cannot_attack", "Level 4 or higher monsters cannot attack.")]
+    assert got.unread == ["This card cannot attack unless you pay 500 Life Points."]
+    scape = derive('Special Summon 4 "Sheep Tokens" in Defense Position. They cannot be Tributed for a Tribute '
+                   'Summon. You cannot Summon other monsters the turn you activate this card (but you can Normal Set).')
+    assert scape.effects == [] and scape.leaves == [{"effect": "cannot_summon"}] and scape.unread == []
+    assert derive("Cannot be Normal Summoned/Set.").frames == ["special_summon_only"]
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("This card cannot attack the turn it is Special Summoned.", True),
+    ("When this card is Normal Summoned: Draw 1 card.", False),
+    ("When this card is Summoned: Your opponent cannot declare an attack this turn.", True),
+    ("(You cannot activate this effect the turn this card is Normal Summoned, Special Summoned, or flipped face-up.)",
+     False),
+    ("Increase the ATK of all monsters by 300 points.", False),
+    ("Other monsters on the field cannot change their battle positions or attack.", True),
+])
+def test_relevant(sentence, expected):
+    assert relevant(sentence) is expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("- {id: x, regex: '(', effects: [{effect: cannot_attack}]}", "not a regular expression"),
+    ("- {id: x, regex: 'a', effects: [{effect: no_such_kind}]}", "unknown effect"),
+    ("- {id: x, regex: 'a', effects: []}", "says what models its sentence"),
+    ("- {id: x, regex: 'a', effects: [], covered_by: y, colour: red}", "unknown key"),
+    ("{id: x}", "a list of patterns"),
+])
+def test_bad_pattern_files(tmp_path, text, message):
+    (tmp_path / "p.yaml").write_text(text)
+    with pytest.raises(InvalidInput, match=message):
+        load_patterns(tmp_path)
