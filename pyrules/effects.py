@@ -261,9 +261,15 @@ def entry_terms(entry: dict, number: Number) -> Terms:
                     to.append(("const", key))
             else:
                 to.append((key, [_value(t, value, number)]))
-    conds = tuple((key, [_value(voc.conditions[key].type, value, number)])
-                  for key, value in (entry.get("while") or {}).items())
+    conds = tuple(_condition(key, voc.conditions[key].type, value, number)
+                  for key, value in (entry.get("while") or {}).items()
+                  if voc.conditions[key].type != "boolean" or value)
     return Terms(effect, kind.about, kind.printed, tuple(to), conds)
+
+
+def _condition(key: str, t: Any, value: Any, number: Number) -> Any:
+    """The term of one condition: a boolean one (true) is the bare word, others take their value."""
+    return ("const", key) if t == "boolean" else (key, [_value(t, value, number)])
 
 
 def applied_term(entry: dict, number: Number) -> Any:

@@ -75,10 +75,10 @@ def test_sentences():
 
 
 def test_derive_fills_groups_and_reports_unread_sentences():
-    got = derive("Level 4 or higher monsters cannot attack. This card cannot attack unless you pay 500 Life Points.")
+    got = derive("Level 4 or higher monsters cannot attack. This card must attack if able.")
     assert got.effects == [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]
     assert got.read == [("level_or_higher_cannot_attack", "Level 4 or higher monsters cannot attack.")]
-    assert got.unread == ["This card cannot attack unless you pay 500 Life Points."]
+    assert got.unread == ["This card must attack if able."]
     scape = derive('Special Summon 4 "Sheep Tokens" in Defense Position. They cannot be Tributed for a Tribute '
                    'Summon. You cannot Summon other monsters the turn you activate this card (but you can Normal Set).')
     assert scape.effects == [] and scape.leaves == [{"effect": "cannot_summon"}] and scape.unread == []
