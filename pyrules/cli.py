@@ -56,16 +56,16 @@ class _Group(click.Group):
 
 def _rules(rules: str | None) -> str | None:
     """The rules folder: --rules, else the rules of the pyrules checkout the command runs in (a
-    designer's edits take effect, and a note on standard error says so when they are not the
-    installed copy), else None: the installed rules."""
+    designer's edits take effect, and a note on standard error says so when they differ from
+    the installed copy), else None: the installed rules."""
     if rules is not None:
         return rules
-    from .paths import checkout_root, rules_dir
+    from .paths import checkout_root, rules_dir, same_rules
     root = checkout_root()
     if root is None:
         return None
     folder = root / "rules"
-    if folder.resolve() != rules_dir().resolve():
+    if not same_rules(folder, rules_dir()):
         click.echo(f"pyrules: using the rules of the checkout {folder} (--rules DIR chooses others)", err=True)
     return str(folder)
 
@@ -451,7 +451,8 @@ def cards_import(path, output, overlay):
     result.db()          # every card checked against the card schema
     text = dump_cards(result.cards)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        with _open(output, "w", "--output") as f:
+            f.write(text)
     else:
         click.echo(text, nl=False)
     took = time.perf_counter() - start
@@ -632,6 +633,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     from contextlib import ExitStack, closing
 
     from .batch import progress, run
+    from .engine import Engine
     from .limits import Limits, read_lines
     if action is not None:
         from .actions import parse_action
@@ -652,11 +654,9 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
             source = stack.enter_context(_open(path, "rb", "IN.jsonl"))
             total = _count_lines(path) if sys.stderr.isatty() else None
         out = stack.enter_context(_open(outfile, "w", "--output"))
-        from .engine import Engine
         results = stack.enter_context(closing(run(read_lines(source, limits), engine=engine, engine_factory=Engine,
-                                                  engine_config=config,
-                                                  readings=reading_map, check=action, workers=workers,
-                                                  as_json=True)))
+                                                  engine_config=config, readings=reading_map, check=action,
+                                                  workers=workers, as_json=True)))
         stack.enter_context(_stopped_by_signals())
         try:
             for line in progress(results, total):

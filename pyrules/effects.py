@@ -71,8 +71,10 @@ def _arg(name: str, spec: dict) -> Arg:
 
 def load_vocabulary(folder: Path | None = None) -> Vocabulary:
     """Read rules/effects.yaml (of `folder`, default the shipped rules)."""
+    from . import cache                      # the YAML read once per version of the file
     path = (folder or rules_dir()) / DECLARATION
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    data = cache.cached("effects", cache.key([path]),
+                        lambda: yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader))
     kinds = {}
     for name, spec in data["kinds"].items():
         kinds[name] = Kind(name, spec["meaning"], spec["source"], spec.get("about", "card"),
@@ -292,9 +294,15 @@ def entry_terms(entry: dict, number: Number) -> Terms:
                     to.append(("const", key))
             else:
                 to.append((key, [_value(t, value, number)]))
-    conds = tuple((key, [_value(voc.conditions[key].type, value, number)])
-                  for key, value in (entry.get("while") or {}).items())
+    conds = tuple(_condition(key, voc.conditions[key].type, value, number)
+                  for key, value in (entry.get("while") or {}).items()
+                  if voc.conditions[key].type != "boolean" or value)
     return Terms(effect, kind.about, kind.printed, tuple(to), conds)
+
+
+def _condition(key: str, t: Any, value: Any, number: Number) -> Any:
+    """The term of one condition: a boolean one (true) is the bare word, others take their value."""
+    return ("const", key) if t == "boolean" else (key, [_value(t, value, number)])
 
 
 def applied_term(entry: dict, number: Number) -> Any:

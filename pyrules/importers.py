@@ -27,7 +27,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from .cards import CardDB, card_problems, load_yaml
+from .cards import CardDB, card_problems, load_yaml, pool_problems
 from .effects import LEGACY
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
@@ -324,7 +324,8 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
                 ) -> ImportResult:
     """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
     unless the overlay curates the card (its effects win); the overlay's frame flag;
-    `unmodelled` where a relevant sentence is read by neither; and the audit record."""
+    `unmodelled` where a relevant sentence is read by neither; and the audit record.  The
+    overlay's `note` stays in the overlay (it may quote the card's text; the cards carry facts)."""
     patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
         derived = derive(result.texts.get(card["name"], ""), patterns)
@@ -342,8 +343,6 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
             card["unmodelled"] = props["unmodelled"]
         elif derived.unread and "effects" not in props:
             card["unmodelled"] = _verdict_why(derived)
-        if "note" in props:
-            card["note"] = props["note"]
         if props:
             result.overlaid.append(card["name"])
         record = audit_record(card, derived, props)
@@ -381,7 +380,7 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None,
             cards = data.get("cards") if isinstance(data, dict) else data
             if not isinstance(cards, list):
                 raise _bad(path, 'expected a YGOPRODeck file ({"data": [...]}) or a list of pyrules cards')
-            bad = [p for i, c in enumerate(cards) for p in card_problems(c, f"{path.name}[{i}]")]
+            bad = pool_problems(cards, path.name)
             if bad:
                 raise InvalidInput(bad)
             return ImportResult(list(cards), path.name)     # pyrules cards already carry their properties

@@ -41,6 +41,8 @@ import yaml
 from .astwalk import Sig, atoms, head_body, term_atoms
 from .effects import DECLARATION, EFFECT_READERS, load_vocabulary
 from .engine import program_files
+from .errors import InvalidInput
+from .limits import read_file
 from .solver import atoms_of
 
 Fact = tuple[Path, int, list[Any]]        # a catalogue fact: file, line, argument ASTs
@@ -235,7 +237,11 @@ def read_program(folder: Path) -> Program:
     """Parse every rules file (catalogue apart) with clingo's AST."""
     prog = Program(folder)
     for path in program_files(folder):
-        lines = path.read_text(encoding="utf-8").splitlines()
+        try:
+            lines = read_file(path, None, str(path)).splitlines()
+        except InvalidInput as e:           # not UTF-8 text (a binary file): a finding, the rest is still read
+            prog.findings.append(Finding(rel(path, folder), 0, "parse", e.problems[0].message))
+            continue
         messages: list[str] = []
         stmts: list[Any] = []
         try:

@@ -75,10 +75,10 @@ def test_sentences():
 
 
 def test_derive_fills_groups_and_reports_unread_sentences():
-    got = derive("Level 4 or higher monsters cannot attack. This card cannot attack unless you pay 500 Life Points.")
+    got = derive("Level 4 or higher monsters cannot attack. This card must attack if able.")
     assert got.effects == [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]
     assert got.read == [("level_or_higher_cannot_attack", "Level 4 or higher monsters cannot attack.")]
-    assert got.unread == ["This card cannot attack unless you pay 500 Life Points."]
+    assert got.unread == ["This card must attack if able."]
     scape = derive('Special Summon 4 "Sheep Tokens" in Defense Position. They cannot be Tributed for a Tribute '
                    'Summon. You cannot Summon other monsters the turn you activate this card (but you can Normal Set).')
     assert scape.effects == [] and scape.leaves == [{"effect": "cannot_summon"}] and scape.unread == []
@@ -116,3 +116,15 @@ def test_bad_pattern_files(tmp_path, text, message):
     (tmp_path / "p.yaml").write_text(text)
     with pytest.raises(InvalidInput, match=message):
         load_patterns(tmp_path)
+
+
+def test_no_sentence_of_the_pool_is_read_by_two_patterns(texts):
+    """One pattern per wording: two patterns on one sentence would be a copy or a contradiction."""
+    twice = {}
+    for name, ts in texts.items():
+        for t in ts:
+            for s in sentences(t):
+                ids = [p.id for p in PATTERNS if p.regex.search(s)]
+                if len(ids) > 1:
+                    twice.setdefault(tuple(ids), set()).add(name)
+    assert twice == {}

@@ -104,7 +104,10 @@ def test_a_query_knows_the_pool_without_cards_option(tmp_path):
                     "  B: {}\n")
     r = CliRunner().invoke(main, ["check", str(snap), "normal_summon(gig,[ox])", "--json"])
     assert r.exit_code == 1 and "special_summon_only" in r.output      # Gigantes: "Cannot be Normal Summoned/Set."
-    assert Engine().check(snap, "normal_summon(ceal,[])").permitted
+    # Guardian Ceal: Normal Summoned only with "Shooting Star Bow - Ceal" on its side (its text, from the pool)
+    verdict = Engine().check(snap, "normal_summon(ceal,[])")
+    assert not verdict.permitted and [r.rule for r in verdict.reasons] == ["cannot_normal_summon"]
+    assert Engine().check(snap, "set(ceal,[])").permitted
 
 
 def test_the_bundled_audit_adds_up():
@@ -128,7 +131,8 @@ def test_cards_audit_cli(tmp_path):
             f"{audit['modelled']} of them modelled") in table.output
     lines = {line.split("  ")[0]: line for line in table.output.splitlines()}
     assert "derived: can_attack_directly" in lines["Jinzo #7"]
-    assert "NOT MODELLED: its text on Summons" in lines["Guardian Ceal"]
+    unmodelled = next(n for n, r in audit["records"].items() if "unmodelled" in r)
+    assert f"NOT MODELLED: {audit['records'][unmodelled]['unmodelled']}" in lines[unmodelled]
     assert "curated: cannot_be_attack_target(while: face_up_card=Umi)" in lines["The Legendary Fisherman"]
     pool = tmp_path / "cardinfo.json"
     pool.write_text(json.dumps({"data": [
