@@ -324,8 +324,7 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
                 ) -> ImportResult:
     """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
     unless the overlay curates the card (its effects win); the overlay's frame flag;
-    `unmodelled` where a relevant sentence is read by neither; and the audit record.  The
-    overlay's `note` stays in the overlay (it may quote the card's text; the cards carry facts)."""
+    `unmodelled` where a relevant sentence is read by neither; and the audit record."""
     patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
         derived = derive(result.texts.get(card["name"], ""), patterns)
@@ -343,6 +342,8 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
             card["unmodelled"] = props["unmodelled"]
         elif derived.unread and "effects" not in props:
             card["unmodelled"] = _verdict_why(derived)
+        # the overlay's `note` (the text or ruling an entry rests on) stays in the overlay: the
+        # imported cards carry facts, not card texts
         if props:
             result.overlaid.append(card["name"])
         record = audit_record(card, derived, props)

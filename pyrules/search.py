@@ -75,7 +75,7 @@ class Scope:
     LIMITS = {"monsters": (5, "the Monster Zone holds five"), "spells": (5, "the Spell & Trap Zone holds five"),
               "field": (1, "the Field Zone holds one"), "extra": (15, "the Extra Deck holds fifteen"),
               "attack": (1, "one attack is in progress at most"), "hand": (10, _FAR), "graveyard": (10, _FAR),
-              "banished": (10, _FAR), "events": (30, _FAR), "chain": (5, _FAR), "effects": (5, _FAR)}
+              "banished": (10, _FAR), "events": (30, _FAR), "chain": (5, _FAR), "effects": (3, _FAR)}
 
     def __str__(self) -> str:
         return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)

@@ -118,13 +118,19 @@ def test_bad_pattern_files(tmp_path, text, message):
         load_patterns(tmp_path)
 
 
-def test_no_sentence_of_the_pool_is_read_by_two_patterns(texts):
-    """One pattern per wording: two patterns on one sentence would be a copy or a contradiction."""
-    twice = {}
+def test_no_two_patterns_give_one_sentence_the_same_kind(texts):
+    """One pattern per wording: two patterns may read one sentence for different kinds (its
+    Summon procedure and its revival restriction), never for the same kind (a copy, or a
+    contradiction)."""
+    kinds = {p.id: {e["effect"] for e in (*p.effects, *p.leaves)} | ({p.frame} if p.frame else set())
+             for p in PATTERNS}
+    clashes = {}
     for name, ts in texts.items():
         for t in ts:
             for s in sentences(t):
                 ids = [p.id for p in PATTERNS if p.regex.search(s)]
-                if len(ids) > 1:
-                    twice.setdefault(tuple(ids), set()).add(name)
-    assert twice == {}
+                for i, a in enumerate(ids):
+                    for b in ids[i + 1:]:
+                        if kinds[a] & kinds[b] or not (kinds[a] and kinds[b]):
+                            clashes.setdefault((a, b), set()).add(name)
+    assert clashes == {}, {k: sorted(v) for k, v in clashes.items()}
