@@ -17,7 +17,7 @@ from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
-from .limits import Limits
+from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 from .solver import Answer, atoms_of, ground_and_solve, parse_rules
@@ -236,7 +236,7 @@ class Engine:
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
         self._prepared: dict[str, Any] = {}
-        self.program = "\n".join(p.read_text(encoding="utf-8") for p in self.files)
+        self.program = "\n".join(read_file(p, None, str(p)) for p in self.files)
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
         self.reading_defaults = {n: r.default for n, r in self.catalogue.readings.items()}
