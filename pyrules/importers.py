@@ -23,7 +23,7 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import yaml
 
@@ -32,7 +32,7 @@ from .effects import LEGACY
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
 from .paths import facts_dir
-from .patterns import Derived, derive
+from .patterns import Derived, Pattern, derive
 from .schema import ATTRIBUTES, CARD_SCHEMA
 
 # ---- YGOPro cards.cdb (datas.type bit flags: ../shared/data/README.md) ----------
@@ -320,12 +320,14 @@ def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | N
     return record
 
 
-def apply_texts(result: ImportResult, overlay: dict[str, dict]) -> ImportResult:
-    """Each card's effects: those the patterns derive from its text, unless the overlay curates
-    the card (its effects win); the overlay's frame flag; `unmodelled` where a relevant
-    sentence is read by neither; and the audit record."""
+def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None
+                ) -> ImportResult:
+    """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
+    unless the overlay curates the card (its effects win); the overlay's frame flag;
+    `unmodelled` where a relevant sentence is read by neither; and the audit record."""
+    patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
-        derived = derive(result.texts.get(card["name"], ""))
+        derived = derive(result.texts.get(card["name"], ""), patterns)
         if derived.problems:
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
         props = overlay.get(card["name"]) or {}
@@ -356,8 +358,10 @@ def apply_overlay(result: ImportResult, overlay: dict[str, dict]) -> ImportResul
 
 
 # ---- entry points ------------------------------------------------------------------
-def import_cards(path: str | Path, overlay: dict[str, dict] | None = None) -> ImportResult:
-    """Read a card pool file (format sniffed from its content) into the card schema."""
+def import_cards(path: str | Path, overlay: dict[str, dict] | None = None,
+                 patterns: Iterable[Pattern] | None = None) -> ImportResult:
+    """Read a card pool file (format sniffed from its content) into the card schema, with the
+    effects the text patterns (default: facts/patterns/) and the overlay (default: facts/overlay/) give."""
     path = Path(path)
     try:
         head = path.open("rb").read(16)
@@ -383,7 +387,7 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None) -> Im
             return ImportResult(list(cards), path.name)     # pyrules cards already carry their properties
     if not result.cards:
         raise _bad(path, "the file holds no card")
-    return apply_texts(result, load_overlay() if overlay is None else overlay)
+    return apply_texts(result, load_overlay() if overlay is None else overlay, patterns)
 
 
 def load_card_pool(path: str | Path) -> CardDB:

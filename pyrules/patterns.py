@@ -111,10 +111,14 @@ TOPICS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for nam
                  r"\bas 2 tributes\b|\bwith 1 tribute\b|\bwithout tribut"],
     "attacks": [r"\b(?:cannot|can't|can|may|must|unless|only)\b(?: \w+){0,3} (?:attack|declare an attack)\b",
                 r"\battacks? (?:directly|twice|all|each|again|every)\b|\bsecond attack\b|\b2 attacks\b",
-                r"\b(?:targeted|selected|target|select)\b(?: \w+){0,4} (?:for|as an?) attacks?\b(?: target)?"],
+                r"\b(?:targeted|selected|target|select)\b(?: [\w'-]+){0,6} (?:for|as an?) (?:its |their )?attacks?\b",
+                r"\bcannot be attacked\b|\bto declare an attack\b|\bcannot be an attack target\b"],
     "battle positions": [
-        r"\b(?:cannot|can't|must|only)\b.*\b(?:change|switch)\w* (?:its |their |the |this card's |battle )*positions?\b",
-        r"\b(?:cannot|can't|must)\b.*\b(?:placed|summoned|set) in (?:face-(?:up|down) )?(?:attack|defense) position\b"],
+        r"\b(?:cannot|can't|must|only)\b.*\b(?:change|switch)\w* (?:its |their |the |this |this card's |battle )*"
+        r"positions?\b",
+        r"\bpositions? (?:cannot|can't) be changed\b|\bmust (?:remain|stay) in (?:this|that|its) position\b",
+        r"\b(?:cannot|can't|must)\b.*\b(?:placed?|summoned|set) (?:it )?in (?:face-(?:up|down) )?(?:attack|defense) "
+        r"position\b"],
 }.items()}
 ACTIVATION = re.compile(r"\b(?:cannot|can't) (?:activate|use) (?:this|the|its) (?:effect|card)\b", re.I)
 TRIGGER = re.compile(r"^(?:when|if|after|during|once per turn|each time)\b[^:]*:\s*(?P<rest>.*)$", re.I)

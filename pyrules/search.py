@@ -32,7 +32,8 @@ from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
-from .encode import Encoding, card_facts, const
+from .effects import applied_term, generated_entries, vocabulary
+from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
 from .limits import read_file
@@ -66,10 +67,15 @@ class Scope:
     attack: int = 1       # attacks in progress (0 or 1)
     spells: int = 1       # Spell and Trap Cards per side (Spell & Trap Zone)
     field: int = 1        # Field Spells per side (0 or 1)
+    effects: int = 0      # applied effects in the snapshot's effects: (kinds from rules/effects.yaml)
 
-    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells", "field")
+    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells", "field",
+            "effects")
+    _FAR = "far above any ruling's example: a larger scope grounds for ever"
     LIMITS = {"monsters": (5, "the Monster Zone holds five"), "spells": (5, "the Spell & Trap Zone holds five"),
-              "field": (1, "the Field Zone holds one")}
+              "field": (1, "the Field Zone holds one"), "extra": (15, "the Extra Deck holds fifteen"),
+              "attack": (1, "one attack is in progress at most"), "hand": (10, _FAR), "graveyard": (10, _FAR),
+              "banished": (10, _FAR), "events": (30, _FAR), "chain": (5, _FAR), "effects": (3, _FAR)}
 
     def __str__(self) -> str:
         return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)
@@ -79,7 +85,8 @@ class Scope:
         return (f"up to {self.monsters} monsters, {self.spells} Spell/Trap and {self.field} Field Spell a side; "
                 f"the turn player's hand {self.hand}, Graveyard {self.graveyard}, Extra Deck {self.extra}, "
                 f"banished {self.banished}; up to {self.events} events, {self.chain} on the chain, "
-                f"{min(self.attack, 1)} attack in progress")
+                f"{min(self.attack, 1)} attack in progress" +
+                (f", up to {self.effects} applied effects" if self.effects else ""))
 
     def to_json(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in self.KEYS}
@@ -236,37 +243,40 @@ def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[t
     """
     if not seeds:
         return list(statements), set()
+    indexed = _indexed(statements, seeds)
+    world = ast.Literal(_loc(), ast.Sign.NoSign,
+                        ast.SymbolicAtom(ast.Function(_loc(), "world", [ast.Variable(_loc(), WORLD_VAR)], 0)))
+    return [_with_world(s, indexed, world) for s in statements], indexed
+
+
+def _indexed(statements: list, seeds: set[tuple[str, int]]) -> set[tuple[str, int]]:
+    """The seeds, and the heads of every rule that mentions an indexed predicate (a fixpoint)."""
     rules = []
     for s in statements:
         if s.ast_type == ast.ASTType.Rule:
             defined, body = head_body(s)
-            rules.append((s, {sig for sig, _ in defined}, body))
+            rules.append(({sig for sig, _ in defined}, body))
     indexed = set(seeds)
     changed = True
     while changed:
         changed = False
-        for _, head, body in rules:
+        for head, body in rules:
             if (head | body) & indexed and not head <= indexed:
                 indexed |= head
                 changed = True
-    out = []
-    world = ast.Literal(_loc(), ast.Sign.NoSign,
-                        ast.SymbolicAtom(ast.Function(_loc(), "world", [ast.Variable(_loc(), WORLD_VAR)], 0)))
-    for s in statements:
-        t = s.ast_type
-        if t == ast.ASTType.Defined or t == ast.ASTType.ShowSignature:
-            if (s.name, s.arity) in indexed:
-                s = s.update(arity=s.arity + 1)
-            out.append(s)
-        elif t in (ast.ASTType.Rule, ast.ASTType.Minimize, ast.ASTType.ShowTerm):
-            tr = _AddWorld(indexed)
-            s = tr(s)
-            if tr.hit:
-                s = s.update(body=list(s.body) + [world])
-            out.append(s)
-        else:
-            out.append(s)
-    return out, indexed
+    return indexed
+
+
+def _with_world(s: Any, indexed: set[tuple[str, int]], world: Any) -> Any:
+    """One statement with W on its indexed atoms (and world(W) in its body when it got one)."""
+    t = s.ast_type
+    if t in (ast.ASTType.Defined, ast.ASTType.ShowSignature):
+        return s.update(arity=s.arity + 1) if (s.name, s.arity) in indexed else s
+    if t in (ast.ASTType.Rule, ast.ASTType.Minimize, ast.ASTType.ShowTerm):
+        tr = _AddWorld(indexed)
+        s = tr(s)
+        return s.update(body=list(s.body) + [world]) if tr.hit else s
+    return s
 
 
 def without_show(statements: Iterable) -> list:
@@ -375,6 +385,16 @@ class _AnswerReader:
                    if any(a[0].number == k for a in self.all(f"event_{flag}"))})
         return ev
 
+    def applied(self, choices: dict[Symbol, tuple[dict, str]]) -> list[dict]:
+        """The snapshot's applied effects (choices: effect term -> (entry, about)), on their cards or player."""
+        to_player = {a[0].number: PLAYER_KEYS[a[1].number] for a in self.all("applied_player")}
+        out = []
+        for k, term in sorted((a[0].number, a[1]) for a in self.all("applied")):
+            cards = sorted(self.card_id[a[1].number] for a in self.all("applied_card") if a[0].number == k)
+            out.append({**choices[term][0], **({"cards": cards} if cards else {}),
+                        **({"player": to_player[k]} if k in to_player else {})})
+        return out
+
     def attack(self) -> dict[str, Any]:
         return {"attacker": self.card_id[self.one("attack_attacker")[0].number],
                 "target": self._value("target", self.one("attack_target")[0]),
@@ -451,9 +471,19 @@ class Searcher:
         facts += [Function("gen_phase", [const(p)]) for p in PHASES]
         facts += [Function("gen_step", [const(s)]) for s in BATTLE_STEPS]
         facts += [Function("gen_chain", [Number(scope.chain)]), Function("gen_attack", [Number(min(scope.attack, 1))])]
+        if scope.effects:
+            facts += [Function("gen_effect_slot", [Number(k)]) for k in range(1, scope.effects + 1)]
+            facts += [Function("gen_effect_kind", [term, const(about)]) for term, (_, about) in
+                      self._applied_choices(names).items()]
         for n, value in self.engine.reading_defaults.items():
             facts.append(Function("reading_default", [const(n), const(value)]))
         return facts, guarded
+
+    @staticmethod
+    def _applied_choices(names) -> dict[Symbol, tuple[dict, str]]:
+        """Effect term -> (entry, card|player) for each applied entry the search may generate."""
+        kinds = vocabulary().kinds
+        return {term_symbol(applied_term(e, names.number)): (e, kinds[e["effect"]].about) for e in generated_entries()}
 
     @staticmethod
     def _action_names() -> str:
@@ -553,52 +583,51 @@ class Searcher:
     def _counterexample(self, symbols: list[Symbol], names, worlds: dict[int, tuple[str, dict]],
                         optimal: bool) -> Counterexample:
         snap, card_id = self.snapshot_of(symbols, names)
-        enc = Encoding(game=None, names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
-        members: dict[Any, list[str]] = {}          # set term (symbol_key) -> card ids
-        for s in symbols:
-            if s.name == "member":
-                a = s.arguments
-                if len(a) == 3 and a[0] != Number(1):
-                    continue
-                set_term, card = a[-2], a[-1]
-                members.setdefault(symbol_key(set_term), []).append(card_id[card.number])
-        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
-        action = None
-        if not (pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments):
-            action = self.engine.decode(enc, pick, members)
+        action = self._action(symbols, names, card_id)
         readings_in = {s.arguments[0].name: s.arguments[1].name for s in symbols
                        if s.name == "selected_reading" and len(s.arguments) == 2}
         if readings_in:
             snap["readings"] = dict(sorted(readings_in.items()))
-        out_worlds: dict[str, dict] = {}
-        reproduced = True
-        for w, (label, readings) in worlds.items():
-            permitted = any(s.name == "verdict" and s.arguments[0].number == w and s.arguments[2].name == "permitted"
-                            for s in symbols)
-            reasons = tuple(sorted(s.arguments[2].name for s in symbols if s.name == "verdict"
-                                   and s.arguments[0].number == w and s.arguments[2].name != "permitted"))
-            entry: dict[str, Any] = {"readings": dict(readings), "model": (permitted, reasons)}
-            if action is not None:
-                try:
-                    v = self.engine.check(snap, action, readings or None)
-                except InvalidInput as e:
-                    entry["invalid"] = [str(p) for p in e.problems]
-                    reproduced = False
-                else:
-                    entry["verdict"] = v
-                    if v.permitted != permitted or tuple(sorted(r.rule for r in v.reasons)) != reasons:
-                        reproduced = False
-            else:
-                try:
-                    self.engine.legal(snap)
-                except InvalidInput as e:
-                    entry["invalid"] = [str(p) for p in e.problems]
-                    reproduced = False
-            out_worlds[label] = entry
+        out_worlds = {label: self._world(symbols, snap, action, w, readings) for w, (label, readings) in worlds.items()}
+        reproduced = all([entry.pop("reproduced") for entry in out_worlds.values()])
         n_cards = sum(1 for s in symbols if s.name == "gen_card")
         n_events = sum(1 for s in symbols if s.name == "event")
         kind, events = self._pattern(symbols)
         return Counterexample(snap, action, n_cards, n_events, out_worlds, reproduced, (kind, events), optimal)
+
+    def _action(self, symbols: list[Symbol], names, card_id: dict[int, str]) -> Action | None:
+        """The action a counterexample is about (pick/1), with its card sets; None for none."""
+        enc = Encoding(game=None, names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
+        members: dict[Any, list[str]] = {}          # set term (symbol_key) -> card ids
+        for s in symbols:
+            a = s.arguments
+            if s.name == "member" and (len(a) == 2 or a[0] == Number(1)):
+                members.setdefault(symbol_key(a[-2]), []).append(card_id[a[-1].number])
+        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
+        if pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments:
+            return None
+        return self.engine.decode(enc, pick, members)
+
+    def _world(self, symbols: list[Symbol], snap: dict, action: Action | None, w: int,
+               readings: dict) -> dict[str, Any]:
+        """One world's verdict in the model, and Engine.check's on the printed snapshot
+        (`reproduced`: whether they agree)."""
+        verdicts = [s.arguments[2].name for s in symbols if s.name == "verdict" and s.arguments[0].number == w]
+        permitted = "permitted" in verdicts
+        reasons = tuple(sorted(r for r in verdicts if r != "permitted"))
+        entry: dict[str, Any] = {"readings": dict(readings), "model": (permitted, reasons), "reproduced": True}
+        try:
+            if action is None:
+                self.engine.legal(snap)
+                return entry
+            v = self.engine.check(snap, action, readings or None)
+        except InvalidInput as e:
+            entry["invalid"] = [str(p) for p in e.problems]
+            entry["reproduced"] = False
+            return entry
+        entry["verdict"] = v
+        entry["reproduced"] = v.permitted == permitted and tuple(sorted(r.rule for r in v.reasons)) == reasons
+        return entry
 
     def snapshot_of(self, symbols: list[Symbol], names) -> tuple[dict, dict[int, str]]:
         """The snapshot (contract format) an answer describes, and card number -> id."""
@@ -614,6 +643,9 @@ class Searcher:
         events = [r.event(k, kind) for k, kind in sorted((a[0].number, a[1].name) for a in r.all("event"))]
         if events:
             snap["this_turn"] = events
+        applied = r.applied(self._applied_choices(names)) if "applied" in r.by else []
+        if applied:
+            snap["effects"] = applied
         if "attack_attacker" in r.by:
             snap["attack"] = r.attack()
         return snap, r.card_id
@@ -723,7 +755,7 @@ _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
     ("deck_size", 2), ("event", 2), ("event_card", 2), ("event_player", 2), ("event_how", 2),
     ("event_target", 2), ("event_negated", 1), ("event_replay", 1), ("event_method", 2), ("event_to", 2),
     ("event_tribute", 2), ("attack_attacker", 1), ("attack_target", 1), ("target_at_declaration", 1),
-    ("member", 2), ("member", 3), ("equipped_to", 2)])
+    ("member", 2), ("member", 3), ("equipped_to", 2), ("applied", 2), ("applied_card", 2), ("applied_player", 2)])
 
 
 def case_of(cx: Counterexample, name: str, source: str) -> dict:

@@ -426,3 +426,21 @@ def test_a_card_pool_whose_bad_card_is_aliased_a_thousand_times(tmp_path):
     last = res.stderr.splitlines()[-1]
     more = int(last.removeprefix("invalid input: ... and ").removesuffix(" more problems").replace(",", ""))
     assert more < 1_000              # the check stopped after 1,000 problems (not a million: one per key and alias)
+
+
+def test_cards_import_into_a_missing_folder(tmp_path):
+    refused(["cards", "import", ROOT / "facts" / "cards.yaml", "-o", tmp_path / "missing" / "x.yaml"], "--output",
+            "cannot open")
+
+
+@pytest.mark.parametrize("scope, words", [("events=100000", "events is at most 30 (far above"),
+                                          ("attack=2", "attack is at most 1"), ("hand=11", "hand is at most 10")])
+def test_a_search_scope_far_past_the_game_is_refused_before_grounding(scope, words):
+    refused(["diff", "first_turn_draw", "--scope", scope], "--scope", words)
+    refused(["verify", "draw_rules", "--scope", scope], "--scope", words)
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-5"])
+def test_a_limit_variable_that_is_not_a_positive_number(monkeypatch, value):
+    monkeypatch.setenv("PYRULES_MAX_LIST_ITEMS", value)
+    refused(["legal", EXAMPLE], "PYRULES_MAX_LIST_ITEMS", "expected a positive whole number", fresh=True)

@@ -75,10 +75,10 @@ def test_sentences():
 
 
 def test_derive_fills_groups_and_reports_unread_sentences():
-    got = derive("Level 4 or higher monsters cannot attack. This card cannot attack unless you pay 500 Life Points.")
+    got = derive("Level 4 or higher monsters cannot attack. This card must attack if able.")
     assert got.effects == [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]
     assert got.read == [("level_or_higher_cannot_attack", "Level 4 or higher monsters cannot attack.")]
-    assert got.unread == ["This card cannot attack unless you pay 500 Life Points."]
+    assert got.unread == ["This card must attack if able."]
     scape = derive('Special Summon 4 "Sheep Tokens" in Defense Position. They cannot be Tributed for a Tribute '
                    'Summon. You cannot Summon other monsters the turn you activate this card (but you can Normal Set).')
     assert scape.effects == [] and scape.leaves == [{"effect": "cannot_summon"}] and scape.unread == []
@@ -93,6 +93,13 @@ def test_derive_fills_groups_and_reports_unread_sentences():
      False),
     ("Increase the ATK of all monsters by 300 points.", False),
     ("Other monsters on the field cannot change their battle positions or attack.", True),
+    ("While you control another Fiend-Type monster, this card cannot be attacked.", True),
+    ("You must pay 500 Life Points to declare an attack with this monster.", True),
+    ("Your opponent cannot select a face-down Defense Position monster as an attack target.", True),
+    ("This turn, the original DEF of those monsters becomes 0, also their battle positions cannot be changed.", True),
+    ("If you Normal Summon this card, you must place it in face-down Defense Position.", True),
+    ("Activate only when your opponent declares an attack.", False),
+    ("If the equipped monster attacks a face-down Defense Position monster, it gains 1500 ATK.", False),
 ])
 def test_relevant(sentence, expected):
     assert relevant(sentence) is expected
