@@ -8,7 +8,8 @@ Rows: per-query latency of a typical snapshot (median, p95) against the floor me
 the same run (ground() + solve() on a Control that already holds the rules and the
 snapshot's facts); the naive way (new Control, load the .lp files, facts as text, ground,
 solve); `pyrules check` from the shell; batch throughput with 1 and 2 workers; growth with
-monsters, events and Synchro Monsters in the Extra Deck; peak memory and memory after many
+monsters, events and Synchro Monsters in the Extra Deck; the Fusion/Ritual/procedure board of
+issue 13 (benchmarks/summons_board.yaml) against the typical query; peak memory and memory after many
 queries with unique card ids.  Times are medians unless the row says otherwise.
 """
 from __future__ import annotations
@@ -41,7 +42,7 @@ from pyrules.batch import run  # noqa: E402
 from pyrules.encode import encode  # noqa: E402
 from pyrules.solver import BASE, CLINGO_ARGS  # noqa: E402
 from pyrules.fastclingo import add_facts, add_statements  # noqa: E402
-from workload import snapshot, synchro_board, typical  # noqa: E402
+from workload import snapshot, summons_board, synchro_board, typical  # noqa: E402
 
 
 def ms(seconds: float) -> str:
@@ -256,6 +257,10 @@ def main() -> None:
         rows.append((f"Extra Deck: {k} Synchro Monsters, 5 face-up materials",
                      ms(latency(engine, lambda i, k=k: synchro_board(i + 1, k), n_grow)),
                      "< 20 ms" if k == 15 else ""))
+    board = latency(engine, lambda i: summons_board(i + 1), n_grow)
+    rows.append(("Fusion/Ritual/procedure board (issue 13: 5 monsters, 6 in hand, 10 in the Graveyard, "
+                 "Polymerization, a Ritual Spell, 15 Fusion Monsters)",
+                 f"{ms(board)} ({board / med_e2e:.2f}x typical)", "< 2x typical"))
 
     # 5. memory: RSS after mem_small and after mem_big queries, every one with new card ids
     gc.collect()

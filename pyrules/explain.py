@@ -68,6 +68,8 @@ def ground_sentence(game: Game, g: Evidence) -> str:
         return event_sentence(game, g.event)
     if g.kind == "need":
         return f"the number the rule asks for: {g.number}"
+    if g.kind == "name":
+        return f"the card name the rule asks for: \"{g.name}\""
     if g.kind == "sum":
         return f"the snapshot's number: {g.number}; the number the rule asks for: {g.needs}"
     if g.kind == "card":

@@ -342,8 +342,8 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
             card["unmodelled"] = props["unmodelled"]
         elif derived.unread and "effects" not in props:
             card["unmodelled"] = _verdict_why(derived)
-        if "note" in props:
-            card["note"] = props["note"]
+        # the overlay's `note` (the text or ruling an entry rests on) stays in the overlay: the
+        # imported cards carry facts, not card texts
         if props:
             result.overlaid.append(card["name"])
         record = audit_record(card, derived, props)

@@ -131,7 +131,8 @@ def test_cards_audit_cli(tmp_path):
             f"{audit['modelled']} of them modelled") in table.output
     lines = {line.split("  ")[0]: line for line in table.output.splitlines()}
     assert "derived: can_attack_directly" in lines["Jinzo #7"]
-    assert "NOT MODELLED: its text on Summons" in lines["Guardian Ceal"]
+    assert "derived: cannot_normal_summon" in lines["Guardian Ceal"]
+    assert "NOT MODELLED: the condition names an archetype" in lines["Terrorking Archfiend"]
     assert "curated: cannot_be_attack_target(while: face_up_card=Umi)" in lines["The Legendary Fisherman"]
     pool = tmp_path / "cardinfo.json"
     pool.write_text(json.dumps({"data": [
