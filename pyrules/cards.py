@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import MutableMapping
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .effects import entry_problems
 from .errors import InvalidInput, Problem
@@ -37,6 +37,26 @@ def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
                          if Problem(p, m) not in problems]
     if not problems and not partial:
         problems = card_rule_problems(card, path)
+    return problems
+
+
+MAX_POOL_PROBLEMS = 1_000     # a pool's check stops there (a YAML alias of a bad card repeats its problems)
+
+
+def pool_problems(cards: Iterable[Any], origin: str, good: Callable[[dict], None] | None = None) -> list[Problem]:
+    """The problems of a pool's cards (origin[i]...), each card passing good() when it has none;
+    after MAX_POOL_PROBLEMS problems the remaining cards are not checked."""
+    problems: list[Problem] = []
+    for i, card in enumerate(cards):
+        found = card_problems(card, f"{origin}[{i}]")
+        if not found:
+            if good is not None:
+                good(card)
+            continue
+        problems += found
+        if len(problems) >= MAX_POOL_PROBLEMS:
+            problems.append(Problem(origin, f"{len(problems):,} problems: the cards after [{i}] were not checked"))
+            break
     return problems
 
 
@@ -116,13 +136,8 @@ class CardDB:
         self.add(cards, "cards")
 
     def add(self, cards: Iterable[dict], origin: str) -> None:
-        problems: list[Problem] = []
-        for i, card in enumerate(cards):
-            found = card_problems(card, f"{origin}[{i}]")
-            if found:
-                problems += found
-                continue
-            self.by_name[card["name"]] = card
+        """Add checked cards (InvalidInput listing the problems of the others)."""
+        problems = pool_problems(cards, origin, lambda card: self.by_name.__setitem__(card["name"], card))
         if problems:
             raise InvalidInput(problems)
 
@@ -156,11 +171,27 @@ class CardDB:
 
     @classmethod
     def bundled(cls, pool: bool = True) -> "CardDB":
-        """The rulings' cards (facts/cards.yaml) over the bundled Goat pool (facts/goat/)."""
-        db = cls.from_file(facts_dir() / "cards.yaml")
+        """The rulings' cards (facts/cards.yaml) over the bundled Goat pool (facts/goat/).
+        The rulings' cards are read and checked once per version of their file and of the
+        effect vocabulary (pyrules/cache.py)."""
+        from . import cache
+        from .effects import DECLARATION
+        from .paths import rules_dir
+        yaml_path = facts_dir() / "cards.yaml"
+        k = cache.key([yaml_path, rules_dir() / DECLARATION])
+        db = cache.cached("cards", k, lambda: cls.from_file(yaml_path), lambda d: [d[n] for n in d.by_name],
+                          cls.checked)
         path = facts_dir() / POOL_FILE
         if pool and path.is_file():
             db.by_name.add_raw(*read_pool(path))
+        return db
+
+    @classmethod
+    def checked(cls, cards: list[dict]) -> "CardDB":
+        """A database of cards already checked (read back from the cache)."""
+        db = cls()
+        for c in cards:
+            db.by_name[c["name"]] = c
         return db
 
     @classmethod

@@ -56,16 +56,16 @@ class _Group(click.Group):
 
 def _rules(rules: str | None) -> str | None:
     """The rules folder: --rules, else the rules of the pyrules checkout the command runs in (a
-    designer's edits take effect, and a note on standard error says so when they are not the
-    installed copy), else None: the installed rules."""
+    designer's edits take effect, and a note on standard error says so when they differ from
+    the installed copy), else None: the installed rules."""
     if rules is not None:
         return rules
-    from .paths import checkout_root, rules_dir
+    from .paths import checkout_root, rules_dir, same_rules
     root = checkout_root()
     if root is None:
         return None
     folder = root / "rules"
-    if folder.resolve() != rules_dir().resolve():
+    if not same_rules(folder, rules_dir()):
         click.echo(f"pyrules: using the rules of the checkout {folder} (--rules DIR chooses others)", err=True)
     return str(folder)
 
@@ -322,20 +322,26 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
 @main.command()
 @json_option
 @rules_option
-def lint(as_json, rules):
+@click.option("--rulings", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Folder of the rulings documents (STEM.txt) whose section headings citations name "
+                   "(default: shared/rulings above the rules folder; not checked when there is none).")
+def lint(as_json, rules, rulings):
     """Check the rules: they parse and ground, every block cites a source, every reason
     and predicate is catalogued and documented, readings are complete.  Exit 1 on findings.
 
     \b
     Example:
         pyrules lint
-        pyrules lint --rules my_rules/
+        pyrules lint --rules my_rules/ --rulings ../shared/rulings
     """
-    from .lint import lint as run_lint
+    from .lint import find_rulings, lint as run_lint
     from .paths import rules_dir
     rules = _rules(rules)
     folder = Path(rules) if rules else rules_dir()
-    findings = run_lint(folder)
+    documents = Path(rulings) if rulings else find_rulings(folder)
+    if documents is None:
+        click.echo("note: no rulings documents found (--rulings DIR): cited section headings not checked", err=True)
+    findings = run_lint(folder, documents)
     if as_json:
         click.echo(json.dumps([{"file": f.file, "line": f.line, "check": f.check, "message": f.message}
                                for f in findings], indent=2))
@@ -419,7 +425,8 @@ def cards_import(path, output, overlay):
     result.db()          # every card checked against the card schema
     text = dump_cards(result.cards)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        with _open(output, "w", "--output") as f:
+            f.write(text)
     else:
         click.echo(text, nl=False)
     took = time.perf_counter() - start
@@ -572,6 +579,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     from contextlib import ExitStack, closing
 
     from .batch import progress, run
+    from .engine import Engine
     from .limits import Limits, read_lines
     if action is not None:
         from .actions import parse_action
@@ -592,11 +600,9 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
             source = stack.enter_context(_open(path, "rb", "IN.jsonl"))
             total = _count_lines(path) if sys.stderr.isatty() else None
         out = stack.enter_context(_open(outfile, "w", "--output"))
-        from .engine import Engine
         results = stack.enter_context(closing(run(read_lines(source, limits), engine=engine, engine_factory=Engine,
-                                                  engine_config=config,
-                                                  readings=reading_map, check=action, workers=workers,
-                                                  as_json=True)))
+                                                  engine_config=config, readings=reading_map, check=action,
+                                                  workers=workers, as_json=True)))
         stack.enter_context(_stopped_by_signals())
         try:
             for line in progress(results, total):

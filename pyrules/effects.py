@@ -68,8 +68,10 @@ def _arg(name: str, spec: dict) -> Arg:
 
 def load_vocabulary(folder: Path | None = None) -> Vocabulary:
     """Read rules/effects.yaml (of `folder`, default the shipped rules)."""
+    from . import cache                      # the YAML read once per version of the file
     path = (folder or rules_dir()) / DECLARATION
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    data = cache.cached("effects", cache.key([path]),
+                        lambda: yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader))
     kinds = {}
     for name, spec in data["kinds"].items():
         kinds[name] = Kind(name, spec["meaning"], spec["source"], spec.get("about", "card"),

@@ -13,7 +13,7 @@ from clingo import Symbol
 
 from .fastclingo import Function, Number, name_args, number   # clingo's, without per-call allocations
 from .effects import applied_term, card_entries, entry_terms
-from .model import Game
+from .model import Entry, Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
 
 _CONST: dict[str, Symbol] = {}
@@ -218,27 +218,20 @@ def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
     """The facts that say what card `c` is."""
     out.append(Function("name", [c, Number(names.number(card["name"]))]))
     out.append(Function("kind", [c, const(card["kind"])]))
-    for key in ("level", "atk", "def"):
-        if key in card:
-            out.append(Function(key, [c, Number(card[key])]))
-    if "attribute" in card:
-        out.append(Function("attribute", [c, lower_const(card["attribute"])]))
-    if "type" in card:
-        out.append(Function("race", [c, lower_const(card["type"])]))
-    for flag in FRAME_FLAGS:
-        if card.get(flag):
-            out.append(Function("frame", [c, const(flag)]))
-    for key in ("spell_type", "trap_type"):
-        if key in card:
-            out.append(Function(key, [c, const(card[key])]))
+    out += [Function(key, [c, Number(card[key])]) for key in ("level", "atk", "def") if key in card]
+    out += [Function(p, [c, lower_const(card[key])]) for key, p in (("attribute", "attribute"), ("type", "race"))
+            if key in card]
+    out += [Function("frame", [c, const(flag)]) for flag in FRAME_FLAGS if card.get(flag)]
+    out += [Function(key, [c, const(card[key])]) for key in ("spell_type", "trap_type") if key in card]
     for x, entry in enumerate(card_entries(card), start=1):
-        t = entry_terms(entry, names.number)
-        X = Number(x)
-        out.append(Function("card_effect", [c, X, term_symbol(t.effect), const(t.about), const(t.where)]))
-        for f in t.to:
-            out.append(Function("effect_to", [c, X, term_symbol(f)]))
-        for w in t.conditions:
-            out.append(Function("effect_while", [c, X, term_symbol(w)]))
+        _effect_facts(out, c, Number(x), entry_terms(entry, names.number))
+
+
+def _effect_facts(out: list, c: Symbol, x: Symbol, t) -> None:
+    """The facts of effect entry x of card c (its terms, pyrules.effects.entry_terms)."""
+    out.append(Function("card_effect", [c, x, term_symbol(t.effect), const(t.about), const(t.where)]))
+    out += [Function("effect_to", [c, x, term_symbol(f)]) for f in t.to]
+    out += [Function("effect_while", [c, x, term_symbol(w)]) for w in t.conditions]
 
 
 def term_symbol(t) -> Symbol:
@@ -257,21 +250,38 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
     (batch) is put before the arguments of every fact; with `shared` (batch), database cards
     get one db_card fact each and their names are collected in `shared` (NameTable.facts_of)."""
     enc = Encoding(game=game, names=names.scope(), prefix=list(prefix or ()))
-    out = enc.facts
+    _encode_turn(enc, game)
+    _number_cards(enc, game)
+    for e in game.entries:
+        _encode_card(enc, names, e, shared)
+    enc.facts += [enc.fact("on_chain", enc.card(ident)) for ident in game.chain]
+    for k, ev in enumerate(game.events, start=1):
+        _encode_event(enc, k, ev)
+    for k, eff in enumerate(game.effects, start=1):
+        _encode_applied(enc, k, eff)
+    if game.attack is not None:
+        _encode_attack(enc, game.attack)
     F = enc.fact
+    enc.facts += [F("reading_default", name, value) for name, value in defaults.items()]
+    enc.facts += [F("selected_reading", name, value) for name, value in game.readings.items()]
+    return enc
+
+
+def _encode_turn(enc: Encoding, game: Game) -> None:
+    """The players (numbered from 1), their Life Points and Decks; turn, phase, step."""
+    out, F = enc.facts, enc.fact
     for n, p in enumerate(game.players, start=1):
         enc.player_no[p], enc.player_key[n] = n, p
-        out.append(F("player", n))
-        out.append(F("life", n, game.life[p]))
-        out.append(F("deck_size", n, game.deck[p]))
-    out.append(F("turn", game.turn))
-    out.append(F("turn_player", enc.player(game.turn_player)))
-    out.append(F("phase", game.phase))
+        out += [F("player", n), F("life", n, game.life[p]), F("deck_size", n, game.deck[p])]
+    out += [F("turn", game.turn), F("turn_player", enc.player(game.turn_player)), F("phase", game.phase)]
     if game.battle_step is not None:
         out.append(F("battle_step", game.battle_step))
     if game.battle_step_given:
         out.append(F("battle_step_given"))
 
+
+def _number_cards(enc: Encoding, game: Game) -> None:
+    """Card ids -> numbers from 1: the cards in the zones, then the ids of cards gone."""
     for n, e in enumerate(game.entries, start=1):
         if e.id in enc.card_no:        # a duplicate id was reported by validation
             continue
@@ -280,78 +290,74 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
         n = len(enc.card_no) + 1
         enc.card_no[ident], enc.card_id[n] = n, ident
 
+
+def _encode_card(enc: Encoding, names: NameTable, e: Entry, shared: set[str] | None) -> None:
+    """One card of the zones: where it is, what is attached to it, what it is."""
+    out, F = enc.facts, enc.fact
+    c = number(enc.card_no[e.id])
+    if shared is not None:
+        # a batch: one fact per card for where it is (batch_link_rules unpacks it)
+        out.append(F(PLACE, c, enc.player(e.player), e.zone, e.slot, enc.player(e.owner),
+                     e.position or "none", e.face or "none"))
+    else:
+        out.extend(_place_facts(enc, names, e, c))
+    if e.equipped_to:
+        out.append(F("equipped_to", c, enc.card(e.equipped_to)))
+    if e.properly_summoned:
+        out.append(F("properly_summoned", c))
+    out += [F(f"{key}_now", c, value) for key, value in e.current]
+    out.extend(names.facts_of(e.card, c, enc.names, enc.prefix, shared))
+
+
+def _place_facts(enc: Encoding, names: NameTable, e: Entry, c: Symbol) -> list[Symbol]:
+    """Where a card is: the same few facts for the same place, reused across queries
+    (single queries only: a batch's facts carry the snapshot number)."""
     placed = names.placements if not enc.prefix else None
-    for e in game.entries:
-        c = number(enc.card_no[e.id])
-        if shared is not None:
-            # a batch: one fact per card for where it is (batch_link_rules unpacks it)
-            out.append(F(PLACE, c, enc.player(e.player), e.zone, e.slot, enc.player(e.owner),
-                         e.position or "none", e.face or "none"))
-            where = ()
-        else:
-            key = (enc.card_no[e.id], enc.player_no[e.player], e.zone, e.slot, enc.player_no[e.owner], e.position,
-                   e.face)
-            where = placed.get(key) if placed is not None else None
-        if where is None:
-            # where the card is: the same few facts for the same place, reused across queries
-            where = [F("zone", c, enc.player(e.player), e.zone), F("slot", c, e.slot), F("owner", c, enc.player(e.owner))]
-            if e.position:
-                where.append(F("position", c, e.position))
-            if e.face:
-                where.append(F("face", c, e.face))
-            if placed is not None:
-                if len(placed) > 100_000:
-                    placed.clear()
-                placed[key] = where
-        out.extend(where)
-        if e.equipped_to:
-            out.append(F("equipped_to", c, enc.card(e.equipped_to)))
-        if e.properly_summoned:
-            out.append(F("properly_summoned", c))
-        for key, value in e.current:
-            out.append(F(f"{key}_now", c, value))
-        out.extend(names.facts_of(e.card, c, enc.names, enc.prefix, shared))
+    key = (enc.card_no[e.id], enc.player_no[e.player], e.zone, e.slot, enc.player_no[e.owner], e.position, e.face)
+    where = placed.get(key) if placed is not None else None
+    if where is None:
+        F = enc.fact
+        where = [F("zone", c, enc.player(e.player), e.zone), F("slot", c, e.slot), F("owner", c, enc.player(e.owner))]
+        if e.position:
+            where.append(F("position", c, e.position))
+        if e.face:
+            where.append(F("face", c, e.face))
+        if placed is not None:
+            if len(placed) > 100_000:
+                placed.clear()
+            placed[key] = where
+    return where
 
-    for ident in game.chain:
-        out.append(F("on_chain", enc.card(ident)))
 
-    for k, ev in enumerate(game.events, start=1):
-        out.append(F("event", k, ev["event"]))
-        if "card" in ev:
-            out.append(F("event_card", k, enc.card(ev["card"])))
-        if "player" in ev:
-            out.append(F("event_player", k, enc.player(ev["player"])))
-        for t in ev.get("tributes") or ():
-            out.append(F("event_tribute", k, enc.card(t)))
-        for flag in ("negated", "replay", "gone"):
-            if ev.get(flag):
-                out.append(F(f"event_{flag}", k))
-        if "target" in ev:
-            out.append(F("event_target", k, enc.card(ev["target"])))
-        if "how" in ev:
-            out.append(F("event_how", k, ev["how"]))
-        if "method" in ev:
-            method = ev["method"] if ev["method"] in SPECIAL_SUMMON_METHODS else "other"
-            out.append(F("event_method", k, method))
-        if "to" in ev:
-            out.append(F("event_to", k, enc.player(ev["to"])))
+_EVENT_CARDS = ("card", "target")           # event keys that hold a card id
+_EVENT_FLAGS = ("negated", "replay", "gone")
 
-    for k, eff in enumerate(game.effects, start=1):
-        out.append(F("applied", k, term_symbol(applied_term(eff, enc.names.number))))
-        for ident in eff.get("cards") or ():
-            out.append(F("applied_card", k, enc.card(ident)))
-        if "player" in eff:
-            out.append(F("applied_player", k, enc.player(eff["player"])))
 
-    if game.attack is not None:
-        a = game.attack
-        out.append(F("attack_attacker", enc.card(a["attacker"])))
-        out.append(F("attack_target", enc.card(a["target"])))
-        for t in a["targets_at_declaration"]:
-            out.append(F("target_at_declaration", enc.card(t)))
+def _encode_event(enc: Encoding, k: int, ev: dict) -> None:
+    """Event k (from 1) of this turn."""
+    out, F = enc.facts, enc.fact
+    out.append(F("event", k, ev["event"]))
+    out += [F(f"event_{key}", k, enc.card(ev[key])) for key in _EVENT_CARDS if key in ev]
+    out += [F(f"event_{key}", k, enc.player(ev[key])) for key in ("player", "to") if key in ev]
+    out += [F("event_tribute", k, enc.card(t)) for t in ev.get("tributes") or ()]
+    out += [F(f"event_{flag}", k) for flag in _EVENT_FLAGS if ev.get(flag)]
+    if "how" in ev:
+        out.append(F("event_how", k, ev["how"]))
+    if "method" in ev:
+        out.append(F("event_method", k, ev["method"] if ev["method"] in SPECIAL_SUMMON_METHODS else "other"))
 
-    for name, value in defaults.items():
-        out.append(F("reading_default", name, value))
-    for name, value in game.readings.items():
-        out.append(F("selected_reading", name, value))
-    return enc
+
+def _encode_applied(enc: Encoding, k: int, eff: dict) -> None:
+    """Applied effect k (from 1) of the snapshot, the cards and the player it applies to."""
+    out, F = enc.facts, enc.fact
+    out.append(F("applied", k, term_symbol(applied_term(eff, enc.names.number))))
+    out += [F("applied_card", k, enc.card(ident)) for ident in eff.get("cards") or ()]
+    if "player" in eff:
+        out.append(F("applied_player", k, enc.player(eff["player"])))
+
+
+def _encode_attack(enc: Encoding, a: dict) -> None:
+    """The attack in progress."""
+    F = enc.fact
+    enc.facts += [F("attack_attacker", enc.card(a["attacker"])), F("attack_target", enc.card(a["target"]))]
+    enc.facts += [F("target_at_declaration", enc.card(t)) for t in a["targets_at_declaration"]]

@@ -11,13 +11,14 @@ from typing import Any, Callable, Iterable, TypeVar
 
 from clingo import Function, Symbol, SymbolType
 
+from . import cache
 from .actions import SIGNATURES, Action, parse_action
 from .astwalk import predicates_read
 from .cards import CardDB
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
-from .limits import Limits
+from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 from .solver import Answer, atoms_of, ground_and_solve, parse_rules
@@ -161,8 +162,20 @@ def _string(sym: Symbol) -> str:
 
 
 def load_catalogue(folder: Path) -> Catalogue:
-    """Read reason, problem and reading facts (rules/catalogue/*.lp) once."""
-    heads = atoms_of(files=sorted(folder.glob("*.lp")))
+    """Reason, problem and reading facts (rules/catalogue/*.lp), read once per catalogue
+    version (pyrules/cache.py)."""
+    files = sorted(folder.glob("*.lp"))
+    return cache.cached("catalogue", cache.key(files), lambda: _read_catalogue(files),
+                        lambda c: asdict(c), _catalogue_of_json)
+
+
+def _catalogue_of_json(data: dict) -> Catalogue:
+    return Catalogue({k: (v[0], v[1]) for k, v in data["reasons"].items()}, dict(data["problems"]),
+                     {k: ReadingInfo(**v) for k, v in data["readings"].items()})
+
+
+def _read_catalogue(files: list[Path]) -> Catalogue:
+    heads = atoms_of(files=files)
     cat = Catalogue()
     values: dict[str, dict[str, str]] = {}
     for s in heads:
@@ -236,7 +249,7 @@ class Engine:
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
         self._prepared: dict[str, Any] = {}
-        self.program = "\n".join(p.read_text(encoding="utf-8") for p in self.files)
+        self.program = "\n".join(read_file(p, None, str(p)) for p in self.files)
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
         self.reading_defaults = {n: r.default for n, r in self.catalogue.readings.items()}
@@ -256,10 +269,20 @@ class Engine:
 
     def _check_program(self) -> None:
         """Parse the rules once (InvalidInput with clingo's messages when they do not load);
-        every query replays the parsed statements instead of parsing the text again."""
+        every query replays the parsed statements instead of parsing the text again.  What
+        depends only on the rule files is kept per rules version (pyrules/cache.py): that
+        they ground (unsafe variables are found by grounding them once) and the predicates
+        they read."""
+        k = cache.key(self.files)
+        known = cache.load("rules", k)
+        if not (isinstance(known, list) and all(isinstance(x, list) and len(x) == 2 for x in known)):
+            known = None                          # none kept, or not the shape written: compute it
         with CLINGO_LOCK:
-            self.statements = parse_rules(self.files)
-        self.names.reads = predicates_read(self.statements)
+            self.statements = parse_rules(self.files, ground_check=known is None)
+        if known is None:
+            known = sorted(predicates_read(self.statements))
+            cache.store("rules", k, known)
+        self.names.reads = {(n, a) for n, a in known}
 
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
     def prepared(self, key: str, make: Callable[[list], T]) -> T:

@@ -1,30 +1,29 @@
 """The lean per-query calls into clingo: replaying parsed rules, adding facts through the
-backend, and reading the shown atoms.
+backend, making symbols and reading the shown atoms.
 
 clingo's Python wrapper allocates a few cffi objects on every call (Function, add_atom,
-name, arguments).  A query makes hundreds of such calls, so this module makes the same
-C calls with buffers allocated once.  It uses clingo's cffi layer (clingo._internal,
-stable across clingo 5.5-5.8); when that layer is missing it falls back to the public API
-with identical results.  No game rule is decided here.
+name, arguments).  A query makes hundreds of such calls, so the fast path makes the same C
+calls with buffers allocated once, through clingo's private cffi layer (clingo._internal:
+`_lib`, `_ffi`, `_handle_error`, the `_rep` of symbols, backends, program builders and AST
+nodes, and `Symbol(rep)`).  Measured gain: the "fastclingo" rows of benchmarks/bench.py.
+
+Safety: at import every private name the fast path uses is looked up, and the fast path is
+then run once on a small program against the public API (`_self_test`); on the first
+missing name or difference the module uses the public API instead (`FALLBACK` says why).
+Setting PYRULES_PUBLIC_API=1 forces the public API (CI runs the whole suite that way too).
+Both paths give identical results.  No game rule is decided here.
 """
 from __future__ import annotations
 
+import importlib
+import os
 import threading
-from typing import Iterable, Sequence
+from types import ModuleType, SimpleNamespace
+from typing import Any, Callable, Iterable, Sequence
 
-from clingo import Function, Number, Symbol, SymbolType
-from clingo import Function as _PublicFunction
-
-try:   # pragma: no branch
-    from clingo._internal import _ffi, _handle_error, _lib
-    _RAW = all(hasattr(_lib, f) for f in ("clingo_backend_add_atom", "clingo_symbol_create_number", "clingo_backend_rule",
-                                          "clingo_symbol_name", "clingo_symbol_arguments",
-                                          "clingo_symbol_create_function", "clingo_program_builder_add"))
-except ImportError:   # pragma: no cover
-    _RAW = False
-
-_NAMES: dict[bytes, str] = {}
-_NAME_AT: dict = {}        # clingo's interned name pointer -> str (names are never freed)
+import clingo
+import clingo.ast
+from clingo import Symbol, SymbolType
 
 # clingo's program building is not safe to run in two threads at once (seen here: "invalid
 # ast" errors and crashes with two Controls in two threads, through clingo's own Python API
@@ -32,48 +31,90 @@ _NAME_AT: dict = {}        # clingo's interned name pointer -> str (names are ne
 # may be used from several threads (e.g. Dask's threaded workers); processes run in parallel.
 CLINGO_LOCK = threading.RLock()
 
+Split = dict[int, dict[tuple[str, int], list[list[Symbol]]]]
 
-if _RAW:
-    _EMPTY = _ffi.NULL
+
+# ---- the public API: always there, and the reference the fast path is tested against ----------
+def _public() -> SimpleNamespace:
+    def add_statements(builder, statements: Sequence) -> None:
+        for stmt in statements:
+            builder.add(stmt)
+
+    def add_facts(backend, symbols: Iterable[Symbol]) -> None:
+        add_atom, add_rule = backend.add_atom, backend.add_rule
+        for s in symbols:
+            add_rule([add_atom(s)])
+
+    def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
+        return sym.name, sym.arguments
+
+    def split_by_first(symbols: Iterable[Symbol]) -> Split:
+        out: Split = {}
+        for s in symbols:
+            args = s.arguments
+            out.setdefault(args[0].number, {}).setdefault((s.name, len(args) - 1), []).append(args[1:])
+        return out
+
+    def symbol_key(sym: Symbol) -> Any:
+        return sym
+
+    return SimpleNamespace(Function=clingo.Function, Number=clingo.Number, add_statements=add_statements,
+                           add_facts=add_facts, name_args=name_args, split_by_first=split_by_first,
+                           symbol_key=symbol_key)
+
+
+# ---- the fast path ------------------------------------------------------------------------------
+_LIB_FUNCTIONS = ("clingo_backend_add_atom", "clingo_backend_rule", "clingo_symbol_name", "clingo_symbol_arguments",
+                  "clingo_symbol_create_function", "clingo_symbol_create_number", "clingo_symbol_number",
+                  "clingo_program_builder_add")
+
+
+def _fast(internal: ModuleType) -> SimpleNamespace:
+    """The fast path over clingo's cffi layer `internal`; AttributeError names the first
+    private name that is missing."""
+    _ffi, _lib, _handle_error = internal._ffi, internal._lib, internal._handle_error
+    for name in _LIB_FUNCTIONS:
+        getattr(_lib, name)
+    _empty, _string, _new = _ffi.NULL, _ffi.string, _ffi.new
     _add_atom, _rule = _lib.clingo_backend_add_atom, _lib.clingo_backend_rule
     _sym_name, _sym_args = _lib.clingo_symbol_name, _lib.clingo_symbol_arguments
-    _create = _lib.clingo_symbol_create_function
-    _create_number = _lib.clingo_symbol_create_number
-    _sym_number = _lib.clingo_symbol_number
-    _builder_add = _lib.clingo_program_builder_add
-    _string = _ffi.string
-    _BYTES: dict[str, bytes] = {}
-    _local = threading.local()     # cffi releases the GIL in C calls: buffers are per thread
+    _create, _create_number = _lib.clingo_symbol_create_function, _lib.clingo_symbol_create_number
+    _sym_number, _builder_add = _lib.clingo_symbol_number, _lib.clingo_program_builder_add
+    _public_function = clingo.Function
+    names: dict[bytes, str] = {}
+    name_at: dict[Any, str] = {}        # clingo's interned name pointer -> str (names are never freed)
+    raw_names: dict[str, bytes] = {}
+    local = threading.local()           # cffi releases the GIL in C calls: buffers are per thread
 
-    class _Buffers:
+    class Buffers:
         __slots__ = ("atom", "sym", "out", "name", "args", "size", "buf", "num")
 
         def __init__(self) -> None:
-            self.atom = _ffi.new("clingo_atom_t[1]")
-            self.sym = _ffi.new("clingo_symbol_t[1]")
-            self.out = _ffi.new("clingo_symbol_t[1]")
-            self.name = _ffi.new("char const**")
-            self.args = _ffi.new("clingo_symbol_t const**")
-            self.size = _ffi.new("size_t*")
-            self.buf = _ffi.new("clingo_symbol_t[64]")
-            self.num = _ffi.new("int*")
+            self.atom = _new("clingo_atom_t[1]")
+            self.sym = _new("clingo_symbol_t[1]")
+            self.out = _new("clingo_symbol_t[1]")
+            self.name = _new("char const**")
+            self.args = _new("clingo_symbol_t const**")
+            self.size = _new("size_t*")
+            self.buf = _new("clingo_symbol_t[64]")
+            self.num = _new("int*")
 
-    def _buffers() -> _Buffers:
+    def buffers() -> Buffers:
         try:
-            return _local.b
+            return local.b
         except AttributeError:
-            b = _local.b = _Buffers()
+            b = local.b = Buffers()
             return b
 
     def Function(name: str, arguments: Sequence[Symbol] = (), positive: bool = True) -> Symbol:  # noqa: N802
         """clingo.Function without the per-call allocations."""
-        raw = _BYTES.get(name)
+        raw = raw_names.get(name)
         if raw is None:
-            raw = _BYTES[name] = name.encode()
+            raw = raw_names[name] = name.encode()
         n = len(arguments)
         if n >= 63:
-            return _PublicFunction(name, arguments, positive)
-        b = _buffers()
+            return _public_function(name, arguments, positive)
+        b = buffers()
         buf, out = b.buf, b.out
         for i in range(n):
             buf[i] = arguments[i]._rep
@@ -83,7 +124,7 @@ if _RAW:
 
     def Number(number: int) -> Symbol:  # noqa: N802
         """clingo.Number without the per-call allocation."""
-        out = _buffers().out
+        out = buffers().out
         _create_number(number, out)
         return Symbol(out[0])
 
@@ -96,39 +137,39 @@ if _RAW:
 
     def add_facts(backend, symbols: Iterable[Symbol]) -> None:
         """Every symbol becomes a fact of the program."""
-        b = _buffers()
+        b = buffers()
         rep, atom, sym = backend._rep, b.atom, b.sym
         for s in symbols:
             sym[0] = s._rep
-            if not (_add_atom(rep, sym, atom) and _rule(rep, False, atom, 1, _EMPTY, 0)):
+            if not (_add_atom(rep, sym, atom) and _rule(rep, False, atom, 1, _empty, 0)):
                 _handle_error(False)
 
     def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
         """The name and the arguments of a function symbol."""
-        b = _buffers()
+        b = buffers()
         rep = sym._rep
         _sym_name(rep, b.name)
         raw = _string(b.name[0])
-        name = _NAMES.get(raw)
+        name = names.get(raw)
         if name is None:
-            name = _NAMES[raw] = raw.decode()
+            name = names[raw] = raw.decode()
         _sym_args(rep, b.args, b.size)
         arr, n = b.args[0], b.size[0]
         return name, [Symbol(arr[i]) for i in range(n)]
 
-    def split_by_first(symbols: Iterable[Symbol]) -> dict[int, dict[tuple[str, int], list[list[Symbol]]]]:
+    def split_by_first(symbols: Iterable[Symbol]) -> Split:
         """Function symbols whose first argument is a number K, grouped by K and then by
         (name, number of other arguments): a batch's answer split by snapshot number."""
-        b = _buffers()
+        b = buffers()
         namep, argsp, size, num = b.name, b.args, b.size, b.num
-        out: dict[int, dict[tuple[str, int], list[list[Symbol]]]] = {}
+        out: Split = {}
         for s in symbols:
             rep = s._rep
             _sym_name(rep, namep)
             ptr = namep[0]
-            name = _NAME_AT.get(ptr)
+            name = name_at.get(ptr)
             if name is None:
-                name = _NAME_AT[ptr] = _string(ptr).decode()
+                name = name_at[ptr] = _string(ptr).decode()
             _sym_args(rep, argsp, size)
             arr, n = argsp[0], size[0]
             if not _sym_number(arr[0], num):
@@ -143,42 +184,76 @@ if _RAW:
             got.append([Symbol(arr[i]) for i in range(1, n)])
         return out
 
+    def symbol_key(sym: Symbol) -> Any:
+        return sym._rep
 
-else:   # pragma: no cover - the public API, slower but the same results
-    def add_statements(builder, statements: Sequence) -> None:
-        for stmt in statements:
-            builder.add(stmt)
-
-    def add_facts(backend, symbols: Iterable[Symbol]) -> None:
-        add_atom, add_rule = backend.add_atom, backend.add_rule
-        for s in symbols:
-            add_rule([add_atom(s)])
-
-    def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
-        return sym.name, sym.arguments
-
-    def split_by_first(symbols: Iterable[Symbol]) -> dict[int, dict[tuple[str, int], list[list[Symbol]]]]:
-        out: dict[int, dict[tuple[str, int], list[list[Symbol]]]] = {}
-        for s in symbols:
-            args = s.arguments
-            out.setdefault(args[0].number, {}).setdefault((s.name, len(args) - 1), []).append(args[1:])
-        return out
+    return SimpleNamespace(Function=Function, Number=Number, add_statements=add_statements,
+                           add_facts=add_facts, name_args=name_args, split_by_first=split_by_first,
+                           symbol_key=symbol_key)
 
 
+def _self_test(fast: SimpleNamespace, public: SimpleNamespace) -> None:
+    """Run every function of the fast path once on a small program and compare it with the
+    public API: AssertionError (or the error of a private name) on the first difference."""
+    F, N = fast.Function, fast.Number
+    made = [F("p", [N(1), F("a")]), F("q", [N(2)], False), F("r"), F("s", [N(7), F("t", [N(-3)])])]
+    want = [clingo.Function("p", [clingo.Number(1), clingo.Function("a")]),
+            clingo.Function("q", [clingo.Number(2)], False), clingo.Function("r"),
+            clingo.Function("s", [clingo.Number(7), clingo.Function("t", [clingo.Number(-3)])])]
+    assert made == want
+    assert [fast.name_args(s) for s in want] == [public.name_args(s) for s in want]
+    assert fast.split_by_first([want[0], want[3]]) == public.split_by_first([want[0], want[3]])
+    assert fast.symbol_key(F("r")) == fast.symbol_key(want[2])
+    statements: list = []
+    clingo.ast.parse_string("u(X) :- p(X,a). #show u/1. #show s/2.", statements.append)
+    shown: list[Symbol] = []
+    ctl = clingo.Control(["--warn=none"])
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        fast.add_statements(builder, statements)
+    with ctl.backend() as backend:
+        fast.add_facts(backend, made)
+    ctl.ground([("base", [])])
+    ctl.solve(on_model=lambda m: shown.extend(m.symbols(shown=True)))
+    assert sorted(shown) == sorted([clingo.Function("u", [clingo.Number(1)]), want[3]])
+
+
+PATHS: dict[str, SimpleNamespace] = {"public": _public()}   # and "fast" when it passed (benchmarks/bench.py)
+
+
+def _choose() -> tuple[SimpleNamespace, str | None]:
+    """The fast path when every private name is there and it passes the self-test; else the
+    public API and why."""
+    public = PATHS["public"]
+    try:
+        fast = _fast(importlib.import_module("clingo._internal"))
+        _self_test(fast, public)
+    except Exception as e:   # any missing name or difference: the public API, which is always right
+        return public, f"{type(e).__name__}: {e}"
+    PATHS["fast"] = fast
+    if os.environ.get("PYRULES_PUBLIC_API"):
+        return public, "PYRULES_PUBLIC_API is set"
+    return fast, None
+
+
+_PATH, FALLBACK = _choose()
+FAST = FALLBACK is None                      # whether the fast path is in use
+Function: Callable[..., Symbol] = _PATH.Function
+Number: Callable[[int], Symbol] = _PATH.Number
+add_statements: Callable[[Any, Sequence], None] = _PATH.add_statements
+add_facts: Callable[[Any, Iterable[Symbol]], None] = _PATH.add_facts
+name_args: Callable[[Symbol], tuple[str, list[Symbol]]] = _PATH.name_args
+split_by_first: Callable[[Iterable[Symbol]], Split] = _PATH.split_by_first
+symbol_key: Callable[[Symbol], Any] = _PATH.symbol_key
+"""A cheap dict key for a symbol: its number in clingo's symbol table (the symbol itself on
+the public API).  Symbols are interned, so equal symbols have equal keys."""
 
 _VALUES: dict = {}
 
 
-def symbol_key(sym: Symbol):
-    """A cheap dict key for a symbol: its number in clingo's symbol table (the symbol itself
-    on the public API).  Symbols are interned, so equal symbols have equal keys."""
-    return sym._rep if _RAW else sym
-
-
 def value_of(sym: Symbol):
-    """The Python value of a number (int) or constant (str) symbol, cached by the symbol's
-    identity: answer atoms repeat the same few numbers and constants many times."""
-    key = getattr(sym, "_rep", None) if _RAW else sym
+    """The Python value of a number (int) or constant (str) symbol, cached by the symbol:
+    answer atoms repeat the same few numbers and constants many times."""
+    key = symbol_key(sym)
     v = _VALUES.get(key)
     if v is None:
         v = sym.number if sym.type == SymbolType.Number else sym.name

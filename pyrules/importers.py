@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from .cards import CardDB, card_problems, load_yaml
+from .cards import CardDB, card_problems, load_yaml, pool_problems
 from .effects import LEGACY
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
@@ -377,7 +377,7 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None) -> Im
             cards = data.get("cards") if isinstance(data, dict) else data
             if not isinstance(cards, list):
                 raise _bad(path, 'expected a YGOPRODeck file ({"data": [...]}) or a list of pyrules cards')
-            bad = [p for i, c in enumerate(cards) for p in card_problems(c, f"{path.name}[{i}]")]
+            bad = pool_problems(cards, path.name)
             if bad:
                 raise InvalidInput(bad)
             return ImportResult(list(cards), path.name)     # pyrules cards already carry their properties

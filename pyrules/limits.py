@@ -308,10 +308,15 @@ def _join(path: str, key: Any) -> str:
     return f"{path}.{key}" if path else str(key)
 
 
+def _clipped(line: str, width: int = 400) -> str:
+    """A problem line no longer than width (a 100,000-character id is not echoed whole)."""
+    return line if len(line) <= width else f"{line[:width - 30]}... ({len(line):,} characters)"
+
+
 def shown(problems: list[Problem], limits: Limits | None = None) -> list[str]:
     """The lines that report problems: at most max_problems, then how many more."""
     cap = (limits or Limits()).max_problems
-    lines = [str(p) for p in problems[:cap]]
+    lines = [_clipped(str(p)) for p in problems[:cap]]
     if len(problems) > cap:
         lines.append(f"... and {len(problems) - cap:,} more problems")
     return lines

@@ -5,11 +5,14 @@ Every finding names a file and a line.  The checks:
   unsafe       no unsafe variables (clingo reports them when grounding)
   source       every rule block cites a rulings document: a `% Source:` line above it,
                in the same paragraph, naming a known source (rules/catalogue/sources.lp)
+               as `stem: section`, and (when the rulings documents are found beside the
+               rules, find_rulings) the section heading or passage is in that document
   reason       every reason id in a forbidden/3 head (or relayed to one, reason_sites) has
                reason(Id, Text, Source) with text and a known source; no catalogue entry
                is unused
   problem      the same for invalid/2 and problem/2
-  vocabulary   every predicate used is documented exactly once in rules/vocabulary.lp
+  vocabulary   every predicate used or shown is documented exactly once in rules/vocabulary.lp
+  output       every #show is in output.lp
   undefined    every predicate used in a body is defined by a rule or declared #defined
   unused       no predicate is defined but never used (outputs: vocabulary's Output
                section and #show count as used)
@@ -27,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import clingo
 import clingo.ast as ast
@@ -38,6 +41,11 @@ import yaml
 from .astwalk import Sig, atoms, head_body, term_atoms
 from .effects import DECLARATION, EFFECT_READERS, load_vocabulary
 from .engine import program_files
+from .errors import InvalidInput
+from .limits import read_file
+from .solver import atoms_of
+
+Fact = tuple[Path, int, list[Any]]        # a catalogue fact: file, line, argument ASTs
 
 
 @dataclass(frozen=True, order=True)
@@ -75,6 +83,7 @@ class Program:
     used: dict[Sig, tuple[Path, int]] = field(default_factory=dict)      # sig -> first body location
     declared: dict[Sig, tuple[Path, int]] = field(default_factory=dict)  # #defined
     shown: set[Sig] = field(default_factory=set)
+    shows: dict[Sig, tuple[Path, int]] = field(default_factory=dict)        # sig -> first #show location
     findings: list[Finding] = field(default_factory=list)
 
 
@@ -100,37 +109,96 @@ def block_citation(lines: list[str], line: int) -> tuple[str | None, int | None,
     return None, None, None
 
 
-def known_sources(folder: Path) -> dict[str, str]:
-    """source_document(Stem, What) facts of rules/catalogue/sources.lp."""
-    out: dict[str, str] = {}
+@dataclass
+class Sources:
+    """The rulings documents a citation may name: source_document(Stem, What) facts of
+    rules/catalogue/sources.lp, and the text of each document when the documents are there
+    (then a cited section heading must be in it)."""
+    names: dict[str, str] = field(default_factory=dict)
+    documents: dict[str, str] | None = None        # stem -> squashed text; None: not checked
+
+
+def find_rulings(folder: Path) -> Path | None:
+    """The rulings documents beside the rules: shared/rulings in the first folder above the
+    rules folder that has one (a checkout has ../shared beside it; an installed package
+    usually has none: then section headings are not checked)."""
+    for up in Path(folder).resolve().parents:
+        candidate = up / "shared" / "rulings"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _squash(text: str) -> str:
+    """Text compared without case, spaces or typographic quotes."""
+    return re.sub(r"\s+", "", text.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')).lower()
+
+
+def known_sources(folder: Path, rulings: Path | None = None) -> Sources:
+    """source_document(Stem, What) facts of rules/catalogue/sources.lp, and the documents'
+    text from `rulings` (a folder of STEM.txt files) when given."""
+    out = Sources()
     path = folder / "catalogue" / "sources.lp"
     if not path.is_file():
         return out
-    ctl = clingo.Control(["--warn=none"])
-    ctl.load(str(path))
-    ctl.ground([("base", [])])
-    for a in ctl.symbolic_atoms.by_signature("source_document", 2):
-        out[a.symbol.arguments[0].string] = a.symbol.arguments[1].string
+    for s in atoms_of(files=[path]):
+        if s.name == "source_document" and len(s.arguments) == 2:
+            out.names[s.arguments[0].string] = s.arguments[1].string
+    if rulings is not None:
+        out.documents = {stem: _squash(p.read_text(encoding="utf-8", errors="replace"))
+                         for stem in out.names for p in [rulings / f"{stem}.txt"] if p.is_file()}
     return out
 
 
-_STEM_SHAPE = re.compile(r"^([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*[,:(]?")
+_STEM_SHAPE = re.compile(r"^([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\s*([,:(]?)")
 GENERIC = ("official rules", "CONTRACT", "card text of \"")    # a card's own text is a source
 
 
-def citation_problem(text: str, sources: dict[str, str]) -> str | None:
-    """Why a citation does not name a known source, or None."""
-    parts = [p.strip() for p in text.split(";") if p.strip()]
+def _parts(text: str) -> list[str]:
+    """A citation's parts: split at ';' outside parentheses."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == ";" and depth <= 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p.strip() for p in parts + [cur] if p.strip()]
+
+
+def section_of(part: str) -> str | None:
+    """The section heading (or passage label) a citation part names after 'stem: ': up to
+    a parenthesis, and before ', ' (a step or an example inside the section)."""
+    m = _STEM_SHAPE.match(part)
+    if not m or m.group(2) != ":":
+        return None
+    rest = part[m.end():].split(" (", 1)[0].strip().rstrip(".")
+    return rest.split(", ", 1)[0].strip() or None
+
+
+def citation_problem(text: str, sources: Sources) -> str | None:
+    """Why a citation does not name a known source as 'stem: section', or None."""
+    parts = _parts(text)
     if not parts:
         return "the Source line is empty"
     first = parts[0]
-    if not (any(first.startswith(g) for g in GENERIC) or _stem_of(first) in sources):
-        return f"cites {first[:60]!r}: not a rulings document stem ({', '.join(sorted(sources))}), " \
+    if not (any(first.startswith(g) for g in GENERIC) or _stem_of(first) in sources.names):
+        return f"cites {first[:60]!r}: not a rulings document stem ({', '.join(sorted(sources.names))}), " \
                f"'official rules: ...', 'CONTRACT ...' or 'card text of \"NAME\"'"
-    for p in parts[1:]:
+    for p in parts:
         m = _STEM_SHAPE.match(p)
-        if m and m.group(1) not in sources and not any(p.startswith(g) for g in GENERIC):
-            return f"cites {m.group(1)!r}: not a rulings document stem"
+        if not m or any(p.startswith(g) for g in GENERIC):
+            continue
+        stem = m.group(1)
+        if stem not in sources.names:
+            return f"cites {stem!r}: not a rulings document stem"
+        if m.group(2) != ":":
+            return f"cites {p[:40]!r}: write 'stem: section' (a colon after the document's name)"
+        section = section_of(p)
+        doc = (sources.documents or {}).get(stem)
+        if doc is not None and section and _squash(section) not in doc:
+            return f"cites section {section!r}: no such heading or passage in {stem}.txt"
     return None
 
 
@@ -169,7 +237,11 @@ def read_program(folder: Path) -> Program:
     """Parse every rules file (catalogue apart) with clingo's AST."""
     prog = Program(folder)
     for path in program_files(folder):
-        lines = path.read_text(encoding="utf-8").splitlines()
+        try:
+            lines = read_file(path, None, str(path)).splitlines()
+        except InvalidInput as e:           # not UTF-8 text (a binary file): a finding, the rest is still read
+            prog.findings.append(Finding(rel(path, folder), 0, "parse", e.problems[0].message))
+            continue
         messages: list[str] = []
         stmts: list[Any] = []
         try:
@@ -179,32 +251,45 @@ def read_program(folder: Path) -> Program:
                 [Finding(rel(path, folder), 0, "parse", "cannot parse")]
             continue
         for st in stmts:
-            line = st.location.begin.line
-            if st.ast_type == ASTType.Rule:
-                heads, used = head_body(st)
-                body = sorted(used)
-                source, sline, says = block_citation(lines, line)
-                positive = [a for b in st.body if b.ast_type == ASTType.Literal and b.sign == ast.Sign.NoSign
-                            for a in atoms(b)]
-                prog.rules.append(Rule(path, line, heads, body, source, sline, says, str(st), positive,
-                                       [a for b in st.body for a in atoms(b)]))
-                for s, _ in heads:
-                    prog.defined.setdefault(s, (path, line))
-                for s in body:
-                    prog.used.setdefault(s, (path, line))
-            elif st.ast_type == ASTType.Defined:
-                prog.declared.setdefault((st.name, st.arity), (path, line))
-            elif st.ast_type == ASTType.ShowSignature:
-                prog.shown.add((st.name, st.arity))
-            elif st.ast_type == ASTType.ShowTerm:
-                for b in st.body:
-                    for s, _ in atoms(b):
-                        prog.used.setdefault(s, (path, line))
-                prog.shown |= {sig for sig, _ in term_atoms(st.term)}
-            elif st.ast_type in (ASTType.External,):
-                for s, _ in atoms(st.atom):
-                    prog.declared.setdefault(s, (path, line))
+            _read_statement(prog, path, lines, st)
     return prog
+
+
+def _read_statement(prog: Program, path: Path, lines: list[str], st: Any) -> None:
+    """What one statement defines, uses, declares and shows."""
+    where = (path, st.location.begin.line)
+    kind = st.ast_type
+    if kind == ASTType.Rule:
+        _read_rule(prog, path, lines, st)
+    elif kind == ASTType.Defined:
+        prog.declared.setdefault((st.name, st.arity), where)
+    elif kind == ASTType.ShowSignature:
+        prog.shown.add((st.name, st.arity))
+        prog.shows.setdefault((st.name, st.arity), where)
+    elif kind == ASTType.ShowTerm:
+        for sig, _ in atoms(list(st.body)):
+            prog.used.setdefault(sig, where)
+        for sig, _ in term_atoms(st.term):
+            prog.shown.add(sig)
+            prog.shows.setdefault(sig, where)
+    elif kind == ASTType.External:
+        for sig, _ in atoms(st.atom):
+            prog.declared.setdefault(sig, where)
+
+
+def _read_rule(prog: Program, path: Path, lines: list[str], st: Any) -> None:
+    line = st.location.begin.line
+    heads, used = head_body(st)
+    body = sorted(used)
+    source, sline, says = block_citation(lines, line)
+    positive = [a for b in st.body if b.ast_type == ASTType.Literal and b.sign == ast.Sign.NoSign
+                for a in atoms(b)]
+    prog.rules.append(Rule(path, line, heads, body, source, sline, says, str(st), positive,
+                           [a for b in st.body for a in atoms(b)]))
+    for sig, _ in heads:
+        prog.defined.setdefault(sig, (path, line))
+    for sig in body:
+        prog.used.setdefault(sig, (path, line))
 
 
 # ---- the vocabulary ---------------------------------------------------------------------
@@ -306,26 +391,29 @@ def reason_sites(prog: Program) -> dict[str, list[ReasonSite]]:
             c = _const(reason)
             if c is not None:
                 out.setdefault(c, []).append(ReasonSite(r, fn, action, evidence, None))
-                continue
-            if reason.ast_type != ASTType.Variable:
-                continue
-            for bsig, bfn in r.positive:
-                if bfn.ast_type != ASTType.Function:
-                    continue
-                names = [a.name if a.ast_type == ASTType.Variable else None for a in bfn.arguments]
-                if reason.name not in names:
-                    continue
-                at = names.index(reason.name)
-                ev_at = names.index(evidence.name) if (evidence.ast_type == ASTType.Variable
-                                                       and evidence.name in names) else None
-                for r2 in prog.rules:
-                    for s2, fn2 in r2.heads:
-                        if s2 == bsig and fn2.ast_type == ASTType.Function:
-                            c2 = _const(fn2.arguments[at])
-                            if c2 is not None:
-                                ev2 = fn2.arguments[ev_at] if ev_at is not None else evidence
-                                out.setdefault(c2, []).append(ReasonSite(r2, fn2, None, ev2, r))
+            elif reason.ast_type == ASTType.Variable:
+                for rid, site in _relayed(prog, r, reason.name, evidence):
+                    out.setdefault(rid, []).append(site)
     return out
+
+
+def _relayed(prog: Program, relay: Rule, reason: str, evidence: Any) -> Iterator[tuple[str, ReasonSite]]:
+    """(id, site) of each reason the forbidden/3 rule `relay` passes on from a positive body
+    atom that binds its reason variable: the heads of that atom's predicate with a constant there."""
+    for bsig, bfn in relay.positive:
+        if bfn.ast_type != ASTType.Function:
+            continue
+        names = [a.name if a.ast_type == ASTType.Variable else None for a in bfn.arguments]
+        if reason not in names:
+            continue
+        at = names.index(reason)
+        ev_at = names.index(evidence.name) if (evidence.ast_type == ASTType.Variable
+                                               and evidence.name in names) else None
+        for r2 in prog.rules:
+            for s2, fn2 in r2.heads:
+                c2 = _const(fn2.arguments[at]) if s2 == bsig and fn2.ast_type == ASTType.Function else None
+                if c2 is not None:
+                    yield c2, ReasonSite(r2, fn2, None, fn2.arguments[ev_at] if ev_at is not None else evidence, relay)
 
 
 def head_constants(prog: Program, sig: Sig, pos: int) -> dict[str, list[Rule]]:
@@ -341,8 +429,11 @@ def head_constants(prog: Program, sig: Sig, pos: int) -> dict[str, list[Rule]]:
 
 
 # ---- the checks --------------------------------------------------------------------------
-def lint(folder: str | Path) -> list[Finding]:
+def lint(folder: str | Path, rulings: str | Path | None = None) -> list[Finding]:
+    """Every finding of the checks on a rules folder.  `rulings`: the folder of the rulings
+    documents (default: find_rulings); cited section headings are checked only when found."""
     folder = Path(folder)
+    rulings = Path(rulings) if rulings is not None else find_rulings(folder)
     if not folder.is_dir():
         return [Finding(str(folder), 0, "parse", "no such rules folder")]
     prog = read_program(folder)
@@ -357,8 +448,8 @@ def lint(folder: str | Path) -> list[Finding]:
     if findings:                       # a file that does not parse: the other checks would mislead
         return sorted(findings)
     findings += check_grounding(folder)
-    sources = known_sources(folder)
-    if not sources:
+    sources = known_sources(folder, rulings)
+    if not sources.names:
         findings.append(Finding(rel(folder / "catalogue" / "sources.lp", folder), 0, "source",
                                 "no source_document(Stem, What) facts: the known rulings documents"))
     findings += check_citations(prog, sources)
@@ -384,7 +475,7 @@ def check_grounding(folder: Path) -> list[Finding]:
     return []
 
 
-def check_citations(prog: Program, sources: dict[str, str]) -> list[Finding]:
+def check_citations(prog: Program, sources: Sources) -> list[Finding]:
     out = []
     seen: set[int] = set()
     for r in prog.rules:
@@ -405,14 +496,14 @@ def check_citations(prog: Program, sources: dict[str, str]) -> list[Finding]:
     return out
 
 
-def check_catalogue(prog: Program, folder: Path, sources: dict[str, str], head: Sig, pos: int,
+def check_catalogue(prog: Program, folder: Path, sources: Sources, head: Sig, pos: int,
                     name: str, arity: int, check: str, used: dict[str, list[Rule]] | None = None) -> list[Finding]:
     """Every id catalogued (name/arity facts) is given by a rule, and every id given is
     catalogued; `used` (id -> rules), when given, replaces the constants of head/pos."""
     out = []
     if used is None:
         used = head_constants(prog, head, pos)
-    entries: dict[str, tuple[Path, int, list[Any]]] = {}
+    entries: dict[str, Fact] = {}
     for path, line, args in catalogue_facts(folder, name, arity):
         ident = _const(args[0])
         f = rel(path, folder)
@@ -422,13 +513,7 @@ def check_catalogue(prog: Program, folder: Path, sources: dict[str, str], head: 
         if ident in entries:
             out.append(Finding(f, line, check, f"{ident}: catalogued twice (also line {entries[ident][1]})"))
         entries[ident] = (path, line, args)
-        texts = [_const(a) for a in args[1:]]
-        if any(not t for t in texts):
-            out.append(Finding(f, line, check, f"{ident}: text and source must be non-empty strings"))
-        if arity == 3 and texts[-1]:
-            problem = citation_problem(texts[-1], sources)
-            if problem:
-                out.append(Finding(f, line, check, f"{ident}: {problem}"))
+        out += [Finding(f, line, check, f"{ident}: {m}") for m in _entry_problems(args, arity, sources)]
         if ident not in used:
             out.append(Finding(f, line, check, f"{ident}: catalogued but no {head[0]}/{head[1]} rule gives it"))
     for ident, rules in sorted(used.items()):
@@ -439,58 +524,85 @@ def check_catalogue(prog: Program, folder: Path, sources: dict[str, str], head: 
     return out
 
 
-def check_vocabulary(prog: Program, folder: Path) -> list[Finding]:
+def _entry_problems(args: list[Any], arity: int, sources: Sources) -> list[str]:
+    """What is wrong with a catalogue entry's text and source."""
+    texts = [_const(a) for a in args[1:]]
     out = []
-    docs, outputs = vocabulary(folder)
-    vocab = rel(folder / "vocabulary.lp", folder)
-    everything = {**prog.declared, **prog.used, **prog.defined}
-    for sig, (path, line) in sorted(everything.items()):
-        n = len(docs.get(sig, []))
-        if n == 0:
-            out.append(Finding(rel(path, folder), line, "vocabulary",
-                               f"{sig[0]}/{sig[1]} is not documented in vocabulary.lp"))
-    for sig, lines in sorted(docs.items()):
-        if len(lines) > 1:
-            out.append(Finding(vocab, lines[1], "vocabulary",
-                               f"{sig[0]}/{sig[1]} is documented {len(lines)} times (lines {', '.join(map(str, lines))})"))
-    for sig, (path, line) in sorted(prog.used.items()):
-        if sig not in prog.defined and sig not in prog.declared:
-            out.append(Finding(rel(path, folder), line, "undefined",
-                               f"{sig[0]}/{sig[1]} is used but no rule defines it and it is not #defined"))
-    for sig, (path, line) in sorted(prog.defined.items()):
-        if sig not in prog.used and sig not in outputs and sig not in prog.shown:
-            out.append(Finding(rel(path, folder), line, "unused",
-                               f"{sig[0]}/{sig[1]} is defined but never used (nor an output)"))
+    if any(not t for t in texts):
+        out.append("text and source must be non-empty strings")
+    problem = citation_problem(texts[-1], sources) if arity == 3 and texts[-1] else None
+    if problem:
+        out.append(problem)
     return out
 
 
-def check_readings(prog: Program, folder: Path, sources: dict[str, str]) -> list[Finding]:
+def check_vocabulary(prog: Program, folder: Path) -> list[Finding]:
+    """Every predicate used, defined, declared or shown documented once; #show only in
+    output.lp; nothing used but undefined or defined but unused."""
     out = []
-    readings = {_const(a[0]): (p, l, a) for p, l, a in catalogue_facts(folder, "reading", 4)}
-    values: dict[str, dict[str, tuple[Path, int, list[Any]]]] = {}
-    for p, l, a in catalogue_facts(folder, "reading_value", 3):
-        values.setdefault(_const(a[0]), {})[_const(a[1])] = (p, l, a)
-    for name, (p, l, a) in sorted(readings.items()):
-        f = rel(p, folder)
-        default, question, source = (_const(x) for x in a[1:])
-        if not question or not source:
-            out.append(Finding(f, l, "reading", f"{name}: needs a question and a source"))
-        elif citation_problem(source, sources):
-            out.append(Finding(f, l, "reading", f"{name}: {citation_problem(source, sources)}"))
-        if default not in values.get(name, {}):
-            out.append(Finding(f, l, "reading", f"{name}: its default {default!r} is not one of its reading_value entries"))
-        for value, (vp, vl, va) in sorted(values.get(name, {}).items()):
-            vf = rel(vp, folder)
-            vsource = _const(va[2])
-            if not vsource:
-                out.append(Finding(vf, vl, "reading", f"{name}={value}: needs a source"))
-            elif citation_problem(vsource, sources):
-                out.append(Finding(vf, vl, "reading", f"{name}={value}: {citation_problem(vsource, sources)}"))
-            if not (folder / "readings" / name / f"{value}.lp").is_file():
-                out.append(Finding(vf, vl, "reading", f"{name}={value}: no file readings/{name}/{value}.lp"))
+    docs, outputs = vocabulary(folder)
+    vocab = rel(folder / "vocabulary.lp", folder)
+    everything = {**prog.shows, **prog.declared, **prog.used, **prog.defined}
+    out += [Finding(rel(path, folder), line, "vocabulary", f"{sig[0]}/{sig[1]} is not documented in vocabulary.lp")
+            for sig, (path, line) in sorted(everything.items()) if not docs.get(sig)]
+    out += [Finding(vocab, lines[1], "vocabulary",
+                    f"{sig[0]}/{sig[1]} is documented {len(lines)} times (lines {', '.join(map(str, lines))})")
+            for sig, lines in sorted(docs.items()) if len(lines) > 1]
+    out += [Finding(rel(path, folder), line, "output",
+                    f"#show of {sig[0]}/{sig[1]} outside output.lp (what a query shows is said in one place)")
+            for sig, (path, line) in sorted(prog.shows.items()) if path.name != "output.lp"]
+    out += [Finding(rel(path, folder), line, "undefined",
+                    f"{sig[0]}/{sig[1]} is used but no rule defines it and it is not #defined")
+            for sig, (path, line) in sorted(prog.used.items()) if sig not in prog.defined and sig not in prog.declared]
+    out += [Finding(rel(path, folder), line, "unused", f"{sig[0]}/{sig[1]} is defined but never used (nor an output)")
+            for sig, (path, line) in sorted(prog.defined.items())
+            if sig not in prog.used and sig not in outputs and sig not in prog.shown]
+    return out
+
+
+def check_readings(prog: Program, folder: Path, sources: Sources) -> list[Finding]:
+    """Each reading complete (default, question, sources, one file per value), no stray
+    value or file, every rule of a reading's file guarded by its reading."""
+    readings = {_const(a[0]) or "?": (p, n, a) for p, n, a in catalogue_facts(folder, "reading", 4)}
+    values: dict[str, dict[str, Fact]] = {}
+    for p, n, a in catalogue_facts(folder, "reading_value", 3):
+        values.setdefault(_const(a[0]) or "?", {})[_const(a[1]) or "?"] = (p, n, a)
+    out = []
+    for name, fact in sorted(readings.items()):
+        out += _reading_entry(folder, sources, name, fact, values.get(name, {}))
     for name in sorted(set(values) - set(readings)):
-        p, l, _ = next(iter(values[name].values()))
-        out.append(Finding(rel(p, folder), l, "reading", f"{name}: reading_value without a reading/4 entry"))
+        p, n, _ = next(iter(values[name].values()))
+        out.append(Finding(rel(p, folder), n, "reading", f"{name}: reading_value without a reading/4 entry"))
+    return out + _reading_files(prog, folder, values)
+
+
+def _reading_entry(folder: Path, sources: Sources, name: str, fact: Fact,
+                   values: dict[str, Fact]) -> list[Finding]:
+    """The findings of one reading/4 entry and its reading_value/3 entries."""
+    p, line, args = fact
+    f = rel(p, folder)
+    out = []
+    default, question, source = (_const(x) for x in args[1:])
+    if not question or not source:
+        out.append(Finding(f, line, "reading", f"{name}: needs a question and a source"))
+    elif citation_problem(source, sources):
+        out.append(Finding(f, line, "reading", f"{name}: {citation_problem(source, sources)}"))
+    if default not in values:
+        out.append(Finding(f, line, "reading", f"{name}: its default {default!r} is not one of its reading_value entries"))
+    for value, (vp, vline, vargs) in sorted(values.items()):
+        vf = rel(vp, folder)
+        vsource = _const(vargs[2])
+        problem = citation_problem(vsource, sources) if vsource else "needs a source"
+        if problem:
+            out.append(Finding(vf, vline, "reading", f"{name}={value}: {problem}"))
+        if not (folder / "readings" / name / f"{value}.lp").is_file():
+            out.append(Finding(vf, vline, "reading", f"{name}={value}: no file readings/{name}/{value}.lp"))
+    return out
+
+
+def _reading_files(prog: Program, folder: Path, values: dict[str, dict[str, Fact]]) -> list[Finding]:
+    """No file of readings/ without its catalogue value; every rule there guarded by it."""
+    out = []
     rdir = folder / "readings"
     for path in sorted(rdir.glob("*/*.lp")) if rdir.is_dir() else ():
         name, value = path.parent.name, path.stem
@@ -498,13 +610,9 @@ def check_readings(prog: Program, folder: Path, sources: dict[str, str]) -> list
             out.append(Finding(rel(path, folder), 1, "reading",
                                f"no reading_value({name}, {value}, ...) in the catalogue for this file"))
     for r in prog.rules:
-        try:
-            parts = r.file.relative_to(rdir).parts
-        except ValueError:
-            continue
+        parts = r.file.relative_to(rdir).parts if r.file.is_relative_to(rdir) else ()
         if len(parts) == 2:
-            name, value = parts[0], Path(parts[1]).stem
-            guard = f"reading({name},{value})"
+            guard = f"reading({parts[0]},{Path(parts[1]).stem})"
             if guard not in r.text.replace(" ", ""):
                 out.append(Finding(rel(r.file, folder), r.line, "reading", f"rule not guarded by {guard}"))
     return out

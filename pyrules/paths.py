@@ -35,3 +35,17 @@ def checkout_root(start: Path | None = None) -> Path | None:
             if 'name = "pyrules"' in text:
                 return folder
     return None
+
+
+def same_rules(a: Path, b: Path) -> bool:
+    """Whether two rules folders hold the same files with the same bytes."""
+    if a.resolve() == b.resolve():
+        return True
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    files_b = sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    if files_a != files_b:
+        return False
+    pairs = [(a / f, b / f) for f in files_a]
+    if any(x.stat().st_size != y.stat().st_size for x, y in pairs):
+        return False
+    return all(x.read_bytes() == y.read_bytes() for x, y in pairs)

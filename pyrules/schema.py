@@ -14,7 +14,9 @@ from .validator import validate
 from .words import ATTRIBUTES, FRAME_FLAGS, RACES
 
 __all__ = ["ATTRIBUTES", "FRAME_FLAGS", "RACES", "validate"]
-PHASES = ["draw", "standby", "main1", "battle", "main2", "end"]
+PHASE_NAMES = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
+               "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}   # in turn order
+PHASES = list(PHASE_NAMES)
 BATTLE_STEPS = ["start", "battle", "damage", "end"]
 EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
           "attack", "draw", "battle_by_effect", "returned", "control_change"]
@@ -45,7 +47,7 @@ CARD_SCHEMA: dict[str, Any] = {
         "trap_type": {"enum": ["normal", "continuous", "counter"]},
         "effects": {"type": "array", "items": entry_schema(),
                     "description": "the card's effects (pyrules effects lists every kind)"},
-        **{key: {**schema, "description": f"shorthand for effects entries (older card key)"}
+        **{key: {**schema, "description": "shorthand for effects entries (older card key)"}
            for key, schema in LEGACY_SCHEMA.items()},
         "unmodelled": {"type": "string", "description": "rule-relevant text of the card that no effect models yet, and why"},
         "source": _str,

@@ -37,11 +37,13 @@ from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
 from .limits import read_file
 from .model import ZONES
-from .schema import EVENTS, PHASES, BATTLE_STEPS, SPECIAL_SUMMON_METHODS
+from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
 
 SEARCH_DIR = "search"
-DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear")
+DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear",
+                "The Legendary Fisherman",                                  # cannot be attacked while "Umi" is there
+                "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal")  # a Field Spell, a lock, equips
 PLAYER_KEYS = {1: "A", 2: "B"}
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
 WORLD_VAR = "W__"
@@ -62,14 +64,25 @@ class Scope:
     banished: int = 0     # the turn player's banished cards
     chain: int = 1        # cards with an effect on the chain
     attack: int = 1       # attacks in progress (0 or 1)
-    spells_traps: int = 0  # Spell & Trap Zone cards per side (face-up or down, equipped or not)
-    field: int = 0        # a Field Spell on each side (0 or 1)
+    spells: int = 1       # Spell and Trap Cards per side (Spell & Trap Zone)
+    field: int = 1        # Field Spells per side (0 or 1)
 
-    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells_traps",
-            "field")
+    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells", "field")
+    _FAR = "far above any ruling's example: a larger scope grounds for ever"
+    LIMITS = {"monsters": (5, "the Monster Zone holds five"), "spells": (5, "the Spell & Trap Zone holds five"),
+              "field": (1, "the Field Zone holds one"), "extra": (15, "the Extra Deck holds fifteen"),
+              "attack": (1, "one attack is in progress at most"), "hand": (10, _FAR), "graveyard": (10, _FAR),
+              "banished": (10, _FAR), "events": (30, _FAR), "chain": (5, _FAR)}
 
     def __str__(self) -> str:
         return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)
+
+    def words(self) -> str:
+        """What the scope covers, in words."""
+        return (f"up to {self.monsters} monsters, {self.spells} Spell/Trap and {self.field} Field Spell a side; "
+                f"the turn player's hand {self.hand}, Graveyard {self.graveyard}, Extra Deck {self.extra}, "
+                f"banished {self.banished}; up to {self.events} events, {self.chain} on the chain, "
+                f"{min(self.attack, 1)} attack in progress")
 
     def to_json(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in self.KEYS}
@@ -97,8 +110,8 @@ class Scope:
                 problems.append(Problem("--scope", f"{key} needs a whole number, got {value.strip()!r}"))
             else:
                 values[key] = int(value)
-        if values.get("monsters", 0) > 5:
-            problems.append(Problem("--scope", "monsters is at most 5 (the Monster Zone holds five)"))
+        problems += [Problem("--scope", f"{key} is at most {most} ({why})") for key, (most, why) in cls.LIMITS.items()
+                     if values.get(key, 0) > most]
         if problems:
             raise InvalidInput(problems)
         return scope.with_(**values)
@@ -139,15 +152,21 @@ class SearchResult:
     pool: tuple[str, ...]
     label: str = ""
     timed_out: bool = False  # stopped by --timeout
+    cards: str = ""          # the pool by kind, in words (Searcher.pool_words)
+
+    def covered(self) -> str:
+        """What the search covered: the scope and the pool, in words."""
+        return f"covered: {self.scope.words()}; cards: {self.cards or ', '.join(self.pool)}"
 
     def to_json(self) -> dict[str, Any]:
         return {"found": [c.to_json() for c in self.found], "exhausted": self.exhausted,
                 "timed_out": self.timed_out, "scope": self.scope.to_json(),
-                "seconds": round(self.seconds, 3), "pool": list(self.pool), "summary": self.summary()}
+                "seconds": round(self.seconds, 3), "pool": list(self.pool), "covered": self.covered(),
+                "summary": self.summary()}
 
     def summary(self) -> str:
         n = len(self.found)
-        where = f"within scope {self.scope} (cards: {', '.join(self.pool)})"
+        where = f"within scope {self.scope} ({self.covered()})"
         if self.timed_out:
             return (f"time limit reached after {self.seconds:.1f}s with {n} found; the scope was not exhausted"
                     + ("" if all(c.optimal for c in self.found) else " (the last one may not be minimal)"))
@@ -181,11 +200,11 @@ class PropertyResult:
     def summary(self) -> str:
         r = self.result
         if self.holds:
-            return f"holds within scope {r.scope} (cards: {', '.join(r.pool)}; {r.seconds:.2f}s)"
+            return f"holds within scope {r.scope} ({r.covered()}; {r.seconds:.2f}s)"
         if self.holds is None:
             return (f"unknown: the time limit was reached ({r.seconds:.1f}s on this property), "
                     f"scope {r.scope} not exhausted")
-        return f"COUNTEREXAMPLE within scope {r.scope} ({r.seconds:.2f}s)"
+        return f"COUNTEREXAMPLE within scope {r.scope} ({r.covered()}; {r.seconds:.2f}s)"
 
     def to_json(self) -> dict[str, Any]:
         out = {"property": self.prop.name, "text": self.prop.text, "holds": self.holds,
@@ -220,37 +239,40 @@ def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[t
     """
     if not seeds:
         return list(statements), set()
+    indexed = _indexed(statements, seeds)
+    world = ast.Literal(_loc(), ast.Sign.NoSign,
+                        ast.SymbolicAtom(ast.Function(_loc(), "world", [ast.Variable(_loc(), WORLD_VAR)], 0)))
+    return [_with_world(s, indexed, world) for s in statements], indexed
+
+
+def _indexed(statements: list, seeds: set[tuple[str, int]]) -> set[tuple[str, int]]:
+    """The seeds, and the heads of every rule that mentions an indexed predicate (a fixpoint)."""
     rules = []
     for s in statements:
         if s.ast_type == ast.ASTType.Rule:
             defined, body = head_body(s)
-            rules.append((s, {sig for sig, _ in defined}, body))
+            rules.append(({sig for sig, _ in defined}, body))
     indexed = set(seeds)
     changed = True
     while changed:
         changed = False
-        for _, head, body in rules:
+        for head, body in rules:
             if (head | body) & indexed and not head <= indexed:
                 indexed |= head
                 changed = True
-    out = []
-    world = ast.Literal(_loc(), ast.Sign.NoSign,
-                        ast.SymbolicAtom(ast.Function(_loc(), "world", [ast.Variable(_loc(), WORLD_VAR)], 0)))
-    for s in statements:
-        t = s.ast_type
-        if t == ast.ASTType.Defined or t == ast.ASTType.ShowSignature:
-            if (s.name, s.arity) in indexed:
-                s = s.update(arity=s.arity + 1)
-            out.append(s)
-        elif t in (ast.ASTType.Rule, ast.ASTType.Minimize, ast.ASTType.ShowTerm):
-            tr = _AddWorld(indexed)
-            s = tr(s)
-            if tr.hit:
-                s = s.update(body=list(s.body) + [world])
-            out.append(s)
-        else:
-            out.append(s)
-    return out, indexed
+    return indexed
+
+
+def _with_world(s: Any, indexed: set[tuple[str, int]], world: Any) -> Any:
+    """One statement with W on its indexed atoms (and world(W) in its body when it got one)."""
+    t = s.ast_type
+    if t in (ast.ASTType.Defined, ast.ASTType.ShowSignature):
+        return s.update(arity=s.arity + 1) if (s.name, s.arity) in indexed else s
+    if t in (ast.ASTType.Rule, ast.ASTType.Minimize, ast.ASTType.ShowTerm):
+        tr = _AddWorld(indexed)
+        s = tr(s)
+        return s.update(body=list(s.body) + [world]) if tr.hit else s
+    return s
 
 
 def without_show(statements: Iterable) -> list:
@@ -271,6 +293,113 @@ def _slug(name: str) -> str:
     return _SLUG.sub("_", name.lower()).strip("_") or "card"
 
 
+_EVENT_KEYS = (("card", "card"), ("player", "player"), ("how", "const"), ("target", "target"),
+               ("method", "const"), ("to", "player"))      # event key, what its atom's value is
+
+
+class _AnswerReader:
+    """The shown atoms of a search answer, read back into the parts of a snapshot."""
+
+    def __init__(self, symbols: list[Symbol], pool: tuple[str, ...]) -> None:
+        self.by: dict[str, list[tuple]] = {}
+        for s in symbols:
+            self.by.setdefault(s.name, []).append(tuple(s.arguments))
+        self.card_of = {a[0].number: pool[a[1].number - 1] for a in self.all("gen_card")}
+        self.where = {a[0].number: (a[1].number, a[2].name) for a in self.all("zone")}
+        self.slot = {a[0].number: a[1].number for a in self.all("slot")}
+        self.card_id = self._ids()
+
+    def all(self, name: str) -> list[tuple]:
+        return self.by.get(name, [])
+
+    def one(self, name: str) -> tuple:
+        return self.by.get(name, [()])[0]
+
+    def values(self, name: str) -> dict[int, Any]:
+        """card number -> value of a name(I, Value) atom."""
+        return {a[0].number: a[1] for a in self.all(name)}
+
+    def _ids(self) -> dict[int, str]:
+        """Readable card ids from the card names, unique, in zone order."""
+        zones = list(ZONE_KEYS)
+        card_id: dict[int, str] = {}
+        used: set[str] = set()
+        for i in sorted(self.card_of, key=lambda i: (self.where[i][0], zones.index(self.where[i][1]), self.slot[i])):
+            base = _slug(self.card_of[i])
+            ident, n = base, 2
+            while ident in used:
+                ident, n = f"{base}_{n}", n + 1
+            used.add(ident)
+            card_id[i] = ident
+        return card_id
+
+    def players(self) -> dict[str, dict]:
+        players: dict[str, dict] = {"A": {}, "B": {}}
+        for a in self.all("deck_size"):
+            if a[1].number != 30:
+                players[PLAYER_KEYS[a[0].number]]["deck"] = a[1].number
+        pos, face, owner = self.values("position"), self.values("face"), self.values("owner")
+        equipped = self.values("equipped_to")
+        proper = {a[0].number for a in self.all("properly_summoned")}
+        for i in sorted(self.card_of, key=lambda i: self.slot[i]):
+            p, zone = self.where[i]
+            entry: dict[str, Any] = {"id": self.card_id[i], "card": self.card_of[i]}
+            if i in pos:
+                entry["position"] = pos[i].name
+            if i in face:
+                entry["face"] = face[i].name
+            if i in equipped:
+                entry["equipped_to"] = self.card_id[equipped[i].number]
+            if i in owner and owner[i].number != p:
+                entry["owner"] = PLAYER_KEYS[owner[i].number]
+            if i in proper:
+                entry["properly_summoned"] = True
+            side = players[PLAYER_KEYS[p]]
+            if zone == "field_zone":
+                side["field_spell"] = entry                   # one entry, not a list
+            else:
+                side.setdefault(ZONE_KEYS[zone], []).append(entry)
+        return players
+
+    def _value(self, what: str, value: Symbol) -> Any:
+        if what == "card":
+            return self.card_id[value.number]
+        if what == "player":
+            return PLAYER_KEYS[value.number]
+        if what == "target":
+            return "direct" if value.type == SymbolType.Function else self.card_id[value.number]
+        return value.name
+
+    def event(self, k: int, kind: str) -> dict[str, Any]:
+        ev: dict[str, Any] = {"event": kind}
+        for key, what in _EVENT_KEYS:
+            ev.update({key: self._value(what, a[1]) for a in self.all(f"event_{key}") if a[0].number == k})
+        tributes = sorted(self.card_id[a[1].number] for a in self.all("event_tribute") if a[0].number == k)
+        if tributes:
+            ev["tributes"] = tributes
+        ev.update({flag: True for flag in ("negated", "replay")
+                   if any(a[0].number == k for a in self.all(f"event_{flag}"))})
+        return ev
+
+    def attack(self) -> dict[str, Any]:
+        return {"attacker": self.card_id[self.one("attack_attacker")[0].number],
+                "target": self._value("target", self.one("attack_target")[0]),
+                "targets_at_declaration": sorted(self.card_id[a[0].number] for a in self.all("target_at_declaration"))}
+
+
+def fits(zone: str, card: dict) -> bool:
+    """Whether a pool card is tried in a zone of the generated snapshots: monsters in the
+    Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps in the Spell &
+    Trap Zone (and Union monsters, as Equip Cards), Field Spells in the Field Zone.  (Where the game lets a card be is still
+    validity.lp's to say: this only keeps the search from trying cards that cannot matter.)"""
+    field_spell = card.get("spell_type") == "field"
+    if zone == "spell_trap_zone":
+        return card["kind"] in ("spell", "trap") and not field_spell or bool(card.get("union"))
+    if zone == "field_zone":
+        return field_spell
+    return card["kind"] == "monster"
+
+
 class Searcher:
     """Searches snapshots with the engine's rules.  Create one per Engine and reuse it."""
 
@@ -284,6 +413,10 @@ class Searcher:
         if unknown:
             raise InvalidInput([Problem("--cards", f"unknown card name {n!r}") for n in unknown])
         self.pool = names
+        by_kind: dict[str, list[str]] = {}
+        for n in names:
+            by_kind.setdefault("monsters" if engine.cards[n]["kind"] == "monster" else "spells/traps", []).append(n)
+        self.pool_words = "; ".join(f"{k}: {', '.join(v)}" for k, v in by_kind.items())
         self.search_dir = engine.rules_dir / SEARCH_DIR
         generator = self.search_dir / "generator.lp"
         # the engine's parsed rules (their #show apart) and the generator, parsed once per Engine
@@ -296,7 +429,7 @@ class Searcher:
         layout = [(1, "monster_zone", scope.monsters), (2, "monster_zone", scope.monsters),
                   (1, "hand", scope.hand), (1, "graveyard", scope.graveyard),
                   (1, "extra_deck", scope.extra), (1, "banished", scope.banished),
-                  (1, "spell_trap_zone", scope.spells_traps), (2, "spell_trap_zone", scope.spells_traps),
+                  (1, "spell_trap_zone", scope.spells), (2, "spell_trap_zone", scope.spells),
                   (1, "field_zone", min(scope.field, 1)), (2, "field_zone", min(scope.field, 1))]
         for player, zone, n in layout:
             for s in range(n):
@@ -310,6 +443,8 @@ class Searcher:
         for i, p, z, s in self._slots(scope):
             facts.append(Function("gen_slot", [Number(i), Number(p), const(z), Number(s)]))
             for x, name in enumerate(self.pool, start=1):
+                if not fits(z, self.engine.cards[name]):
+                    continue
                 facts.append(Function("gen_card_choice", [Number(i), Number(x)]))
                 guard = Function("gen_card", [Number(i), Number(x)])
                 out: list[Symbol] = []
@@ -385,7 +520,8 @@ class Searcher:
                 part = f"exclude_{n}"
                 program.add(self._exclusion(symbols), part)
                 program.ground(part)
-        return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label, timed_out)
+        return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label, timed_out,
+                            self.pool_words)
 
     @staticmethod
     def _pattern(symbols: list[Symbol]) -> tuple[str, tuple]:
@@ -423,145 +559,69 @@ class Searcher:
     def _counterexample(self, symbols: list[Symbol], names, worlds: dict[int, tuple[str, dict]],
                         optimal: bool) -> Counterexample:
         snap, card_id = self.snapshot_of(symbols, names)
-        enc = Encoding(game=None, names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
-        members: dict[Any, list[str]] = {}          # set term (symbol_key) -> card ids
-        for s in symbols:
-            if s.name == "member":
-                a = s.arguments
-                if len(a) == 3 and a[0] != Number(1):
-                    continue
-                set_term, card = a[-2], a[-1]
-                members.setdefault(symbol_key(set_term), []).append(card_id[card.number])
-        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
-        action = None
-        if not (pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments):
-            action = self.engine.decode(enc, pick, members)
+        action = self._action(symbols, names, card_id)
         readings_in = {s.arguments[0].name: s.arguments[1].name for s in symbols
                        if s.name == "selected_reading" and len(s.arguments) == 2}
         if readings_in:
             snap["readings"] = dict(sorted(readings_in.items()))
-        out_worlds: dict[str, dict] = {}
-        reproduced = True
-        for w, (label, readings) in worlds.items():
-            permitted = any(s.name == "verdict" and s.arguments[0].number == w and s.arguments[2].name == "permitted"
-                            for s in symbols)
-            reasons = tuple(sorted(s.arguments[2].name for s in symbols if s.name == "verdict"
-                                   and s.arguments[0].number == w and s.arguments[2].name != "permitted"))
-            entry: dict[str, Any] = {"readings": dict(readings), "model": (permitted, reasons)}
-            if action is not None:
-                try:
-                    v = self.engine.check(snap, action, readings or None)
-                except InvalidInput as e:
-                    entry["invalid"] = [str(p) for p in e.problems]
-                    reproduced = False
-                else:
-                    entry["verdict"] = v
-                    if v.permitted != permitted or tuple(sorted(r.rule for r in v.reasons)) != reasons:
-                        reproduced = False
-            else:
-                try:
-                    self.engine.legal(snap)
-                except InvalidInput as e:
-                    entry["invalid"] = [str(p) for p in e.problems]
-                    reproduced = False
-            out_worlds[label] = entry
+        out_worlds = {label: self._world(symbols, snap, action, w, readings) for w, (label, readings) in worlds.items()}
+        reproduced = all([entry.pop("reproduced") for entry in out_worlds.values()])
         n_cards = sum(1 for s in symbols if s.name == "gen_card")
         n_events = sum(1 for s in symbols if s.name == "event")
         kind, events = self._pattern(symbols)
         return Counterexample(snap, action, n_cards, n_events, out_worlds, reproduced, (kind, events), optimal)
 
+    def _action(self, symbols: list[Symbol], names, card_id: dict[int, str]) -> Action | None:
+        """The action a counterexample is about (pick/1), with its card sets; None for none."""
+        enc = Encoding(game=None, names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
+        members: dict[Any, list[str]] = {}          # set term (symbol_key) -> card ids
+        for s in symbols:
+            a = s.arguments
+            if s.name == "member" and (len(a) == 2 or a[0] == Number(1)):
+                members.setdefault(symbol_key(a[-2]), []).append(card_id[a[-1].number])
+        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
+        if pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments:
+            return None
+        return self.engine.decode(enc, pick, members)
+
+    def _world(self, symbols: list[Symbol], snap: dict, action: Action | None, w: int,
+               readings: dict) -> dict[str, Any]:
+        """One world's verdict in the model, and Engine.check's on the printed snapshot
+        (`reproduced`: whether they agree)."""
+        verdicts = [s.arguments[2].name for s in symbols if s.name == "verdict" and s.arguments[0].number == w]
+        permitted = "permitted" in verdicts
+        reasons = tuple(sorted(r for r in verdicts if r != "permitted"))
+        entry: dict[str, Any] = {"readings": dict(readings), "model": (permitted, reasons), "reproduced": True}
+        try:
+            if action is None:
+                self.engine.legal(snap)
+                return entry
+            v = self.engine.check(snap, action, readings or None)
+        except InvalidInput as e:
+            entry["invalid"] = [str(p) for p in e.problems]
+            entry["reproduced"] = False
+            return entry
+        entry["verdict"] = v
+        entry["reproduced"] = v.permitted == permitted and tuple(sorted(r.rule for r in v.reasons)) == reasons
+        return entry
+
     def snapshot_of(self, symbols: list[Symbol], names) -> tuple[dict, dict[int, str]]:
         """The snapshot (contract format) an answer describes, and card number -> id."""
-        by: dict[str, list[tuple]] = {}
-        for s in symbols:
-            by.setdefault(s.name, []).append(tuple(s.arguments))
-        one = lambda name: by.get(name, [()])[0]  # noqa: E731
-        card_of = {a[0].number: self.pool[a[1].number - 1] for a in by.get("gen_card", [])}
-        where = {a[0].number: (a[1].number, a[2].name) for a in by.get("zone", [])}
-        slot = {a[0].number: a[1].number for a in by.get("slot", [])}
-        card_id: dict[int, str] = {}
-        used_ids: set[str] = set()
-        for i in sorted(card_of, key=lambda i: (where[i][0], list(ZONE_KEYS).index(where[i][1]), slot[i])):
-            base = _slug(card_of[i])
-            ident, n = base, 2
-            while ident in used_ids:
-                ident, n = f"{base}_{n}", n + 1
-            used_ids.add(ident)
-            card_id[i] = ident
-        owner = {a[0].number: a[1].number for a in by.get("owner", [])}
-        pos = {a[0].number: a[1].name for a in by.get("position", [])}
-        face = {a[0].number: a[1].name for a in by.get("face", [])}
-        proper = {a[0].number for a in by.get("properly_summoned", [])}
-        equipped = {a[0].number: a[1].number for a in by.get("equipped_to", [])}
-        players: dict[str, dict] = {"A": {}, "B": {}}
-        for p, key in PLAYER_KEYS.items():
-            deck = [a[1].number for a in by.get("deck_size", []) if a[0].number == p]
-            if deck and deck[0] != 30:
-                players[key]["deck"] = deck[0]
-        for i in sorted(card_of, key=lambda i: slot[i]):
-            p, zone = where[i]
-            zkey = ZONE_KEYS[zone]
-            entry: dict[str, Any] = {"id": card_id[i], "card": card_of[i]}
-            if zone == "monster_zone":
-                entry["position"], entry["face"] = pos[i], face[i]
-            elif i in face:
-                entry["face"] = face[i]
-            if i in equipped:
-                entry["equipped_to"] = card_id[equipped[i]]
-            if owner.get(i, p) != p:
-                entry["owner"] = PLAYER_KEYS[owner[i]]
-            if i in proper:
-                entry["properly_summoned"] = True
-            if zone == "field_zone":
-                players[PLAYER_KEYS[p]][zkey] = entry          # one Field Spell, not a list
-            else:
-                players[PLAYER_KEYS[p]].setdefault(zkey, []).append(entry)
-        snap: dict[str, Any] = {"snapshot": 1, "turn": one("turn")[0].number, "turn_player": "A",
-                                "phase": one("phase")[0].name}
-        if "battle_step" in by:
-            snap["battle_step"] = one("battle_step")[0].name
-        chain = sorted(card_id[a[0].number] for a in by.get("on_chain", []))
+        r = _AnswerReader(symbols, self.pool)
+        snap: dict[str, Any] = {"snapshot": 1, "turn": r.one("turn")[0].number, "turn_player": "A",
+                                "phase": r.one("phase")[0].name}
+        if "battle_step" in r.by:
+            snap["battle_step"] = r.one("battle_step")[0].name
+        chain = sorted(r.card_id[a[0].number] for a in r.all("on_chain"))
         if chain:
             snap["chain"] = chain
-        snap["players"] = players
-        target = lambda t: "direct" if t.type == SymbolType.Function else card_id[t.number]  # noqa: E731
-        events = []
-        kinds = {a[0].number: a[1].name for a in by.get("event", [])}
-        for k in sorted(kinds):
-            ev: dict[str, Any] = {"event": kinds[k]}
-            for a in by.get("event_card", []):
-                if a[0].number == k:
-                    ev["card"] = card_id[a[1].number]
-            for a in by.get("event_player", []):
-                if a[0].number == k:
-                    ev["player"] = PLAYER_KEYS[a[1].number]
-            for a in by.get("event_how", []):
-                if a[0].number == k:
-                    ev["how"] = a[1].name
-            for a in by.get("event_target", []):
-                if a[0].number == k:
-                    ev["target"] = target(a[1])
-            tributes = sorted(card_id[a[1].number] for a in by.get("event_tribute", []) if a[0].number == k)
-            if tributes:
-                ev["tributes"] = tributes
-            for flag in ("negated", "replay"):
-                if any(a[0].number == k for a in by.get(f"event_{flag}", [])):
-                    ev[flag] = True
-            for a in by.get("event_method", []):
-                if a[0].number == k:
-                    ev["method"] = a[1].name
-            for a in by.get("event_to", []):
-                if a[0].number == k:
-                    ev["to"] = PLAYER_KEYS[a[1].number]
-            events.append(ev)
+        snap["players"] = r.players()
+        events = [r.event(k, kind) for k, kind in sorted((a[0].number, a[1].name) for a in r.all("event"))]
         if events:
             snap["this_turn"] = events
-        if "attack_attacker" in by:
-            snap["attack"] = {"attacker": card_id[one("attack_attacker")[0].number],
-                              "target": target(one("attack_target")[0]),
-                              "targets_at_declaration": sorted(card_id[a[0].number]
-                                                               for a in by.get("target_at_declaration", []))}
-        return snap, card_id
+        if "attack_attacker" in r.by:
+            snap["attack"] = r.attack()
+        return snap, r.card_id
 
     # ---- the two questions ----------------------------------------------------------
     def diff(self, reading: str, values: tuple[str, str] | None = None, scope: Scope | None = None,
@@ -653,7 +713,8 @@ class Searcher:
             searcher = Searcher(self.engine, prop.cards) if prop.cards and self.pool == DEFAULT_POOL else self
             left = None if timeout is None else timeout - (time.monotonic() - started)
             if left is not None and left <= 0:
-                res = SearchResult([], False, sc, 0.0, searcher.pool, f"verify {name}", timed_out=True)
+                res = SearchResult([], False, sc, 0.0, searcher.pool, f"verify {name}", timed_out=True,
+                                   cards=searcher.pool_words)
             else:
                 res = searcher._search(sc, set(), text, facts, 1, left, progress, f"verify {name}",
                                        {1: ("counterexample", {})})
@@ -667,7 +728,7 @@ _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
     ("deck_size", 2), ("event", 2), ("event_card", 2), ("event_player", 2), ("event_how", 2),
     ("event_target", 2), ("event_negated", 1), ("event_replay", 1), ("event_method", 2), ("event_to", 2),
     ("event_tribute", 2), ("attack_attacker", 1), ("attack_target", 1), ("target_at_declaration", 1),
-    ("member", 2), ("member", 3)])
+    ("member", 2), ("member", 3), ("equipped_to", 2)])
 
 
 def case_of(cx: Counterexample, name: str, source: str) -> dict:
@@ -711,8 +772,6 @@ class Progress:
 
 
 # ---- readable output ----------------------------------------------------------------
-PHASE_WORDS = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
-               "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}
 ZONE_WORDS = [("monsters", "monsters"), ("spells_traps", "spells/traps"), ("field_spell", "field spell"),
               ("hand", "hand"), ("extra_deck", "Extra Deck"), ("graveyard", "Graveyard"), ("banished", "banished")]
 
@@ -733,42 +792,41 @@ def _entry_words(e: dict) -> str:
     return words + (f" ({', '.join(extra)})" if extra else "")
 
 
+def _side_lines(key: str, side: dict) -> list[str]:
+    """One player's cards: a line per zone."""
+    parts = []
+    for zkey, word in ZONE_WORDS:
+        items = side.get(zkey)
+        if isinstance(items, dict):                 # field_spell: one entry
+            items = [items]
+        if items:
+            parts.append(f"{word}: " + "; ".join(_entry_words(e) for e in items))
+    if "deck" in side:
+        parts.append(f'Deck: {side["deck"]} cards')
+    if not parts:
+        return [f"{key}  (no cards)"]
+    return [f"{key if n == 0 else ' '}  {p}" for n, p in enumerate(parts)]
+
+
+def _event_words(ev: dict) -> str:
+    words = ev["event"] + (f' ({ev["how"]})' if "how" in ev else "")
+    words += (f' of {ev["card"]}' if "card" in ev else "") + (f' on {ev["target"]}' if "target" in ev else "")
+    words += "".join(f", {key} {ev[key]}" for key in ("player", "method", "to") if key in ev)
+    if ev.get("tributes"):
+        words += f", tributing {', '.join(ev['tributes'])}"
+    return words + "".join(f", {f}" for f in ("negated", "replay") if ev.get(f))
+
+
 def board_lines(snap: dict) -> list[str]:
     """A snapshot as a few lines of plain text."""
     step = f', {snap["battle_step"]} step' if "battle_step" in snap else ""
-    out = [f'Turn {snap.get("turn", 3)}, {snap.get("turn_player", "A")}\'s {PHASE_WORDS[snap.get("phase", "main1")]}{step}'
+    out = [f'Turn {snap.get("turn", 3)}, {snap.get("turn_player", "A")}\'s {PHASE_NAMES[snap.get("phase", "main1")]}{step}'
            + (f'; on the chain: {", ".join(snap["chain"])}' if snap.get("chain") else "; no chain")]
     for key, side in snap.get("players", {}).items():
-        parts = []
-        for zkey, word in ZONE_WORDS:
-            items = side.get(zkey)
-            if isinstance(items, dict):          # the one Field Spell
-                items = [items]
-            if items:
-                parts.append(f"{word}: " + "; ".join(_entry_words(e) for e in items))
-        if "deck" in side:
-            parts.append(f'Deck: {side["deck"]} cards')
-        if not parts:
-            out.append(f"{key}  (no cards)")
-        for n, p in enumerate(parts):
-            out.append(f"{key if n == 0 else ' '}  {p}")
+        out += _side_lines(key, side)
     events = snap.get("this_turn") or []
     out.append("This turn:" if events else "This turn: nothing yet")
-    for k, ev in enumerate(events, 1):
-        words = ev["event"]
-        if "how" in ev:
-            words += f' ({ev["how"]})'
-        if "card" in ev:
-            words += f' of {ev["card"]}'
-        if "target" in ev:
-            words += f' on {ev["target"]}'
-        for key in ("player", "method", "to"):
-            if key in ev:
-                words += f", {key} {ev[key]}"
-        if ev.get("tributes"):
-            words += f", tributing {', '.join(ev['tributes'])}"
-        words += "".join(f", {f}" for f in ("negated", "replay") if ev.get(f))
-        out.append(f"  {k}. {words}")
+    out += [f"  {k}. {_event_words(ev)}" for k, ev in enumerate(events, 1)]
     if snap.get("attack"):
         a = snap["attack"]
         out.append(f'Attack in progress: {a["attacker"]} on {a["target"]} (targets at declaration: '

@@ -12,9 +12,8 @@ from typing import Any
 from .engine import Engine, Legal
 from .explain import event_sentence
 from .model import Entry, Game
+from .schema import PHASE_NAMES
 
-PHASE_NAMES = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main Phase 1",
-               "battle": "Battle Phase", "main2": "Main Phase 2", "end": "End Phase"}
 BOX = 24
 
 

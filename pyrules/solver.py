@@ -47,11 +47,13 @@ class Answer:
         return self.by.get((name, arity), [])
 
 
-def parse_rules(files: list[Path]) -> list:
+def parse_rules(files: list[Path], ground_check: bool = True) -> list:
     """The rule files parsed once into clingo AST statements (replayed by every query).
     Comments and #defined directives only matter to the parser's warnings (off here), so
     they are not replayed.  Rules that do not parse or ground (a syntax error, an unsafe
-    variable) raise InvalidInput with clingo's messages, which name the file and line."""
+    variable) raise InvalidInput with clingo's messages, which name the file and line.
+    ground_check=False skips the grounding that finds unsafe variables (for files known to
+    ground, pyrules/cache.py)."""
     messages: list[str] = []
 
     def log(_code, message: str) -> None:
@@ -67,10 +69,11 @@ def parse_rules(files: list[Path]) -> list:
         parts = [i for i, s in enumerate(statements) if s.ast_type == ASTType.Program]
         if {str(statements[i]) for i in parts} == {"#program base."}:
             statements = [s for i, s in enumerate(statements) if i not in parts[1:]]
-        ctl = clingo.Control(CLINGO_ARGS, logger=log)       # a first grounding finds unsafe variables
-        with ProgramBuilder(ctl) as builder:
-            add_statements(builder, statements)
-        ctl.ground(BASE)
+        if ground_check:
+            ctl = clingo.Control(CLINGO_ARGS, logger=log)   # a first grounding finds unsafe variables
+            with ProgramBuilder(ctl) as builder:
+                add_statements(builder, statements)
+            ctl.ground(BASE)
     except RuntimeError as e:
         where = str(files[0].parent) if files else "rules"
         errors = [m for m in messages if "error" in m] or messages or [str(e)]

@@ -97,7 +97,6 @@ def _compile(schema: dict, root: dict):
                     return
             out.append((w, f"expected {words}, got {_describe(v)}"))
         return any_of
-    steps = []
     if "type" in schema:
         t = schema["type"]
         want = " or ".join(_TYPE_WORD[x] for x in (t if isinstance(t, list) else [t]))

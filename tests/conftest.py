@@ -1,6 +1,9 @@
 """pytest collects the ruling cases (tests/cases/*.yaml): one test per check."""
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 
 from pyrules.cases import case_checks, load_cases, run_check
@@ -14,6 +17,11 @@ def engine():
         from pyrules import Engine
         _ENGINE = Engine()
     return _ENGINE
+
+
+def pytest_configure(config):
+    """The tests (and the processes they start) keep pyrules' cache in a folder of their own."""
+    os.environ.setdefault("PYRULES_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"pyrules-tests-{os.getuid()}"))
 
 
 def pytest_collect_file(parent, file_path):

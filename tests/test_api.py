@@ -277,8 +277,8 @@ def test_engines_in_several_threads_give_the_single_thread_answers():
     side = ["Battle Ox", "Celtic Guardian", "Mystical Elf"]
 
     def snap(i):
-        mons = lambda p: [{"id": f"{p}{k}_{i}", "card": side[k], "position": ["attack", "defense"][k % 2]}
-                          for k in range(3)]
+        def mons(p):
+            return [{"id": f"{p}{k}_{i}", "card": side[k], "position": ["attack", "defense"][k % 2]} for k in range(3)]
         return {"snapshot": 1, "phase": ["main1", "battle", "main2"][i % 3], "players": {
             "A": {"hand": [{"id": f"h{k}_{i}", "card": c} for k, c in enumerate(hand)], "monsters": mons("a")},
             "B": {"monsters": mons("b")}},

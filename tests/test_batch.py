@@ -165,23 +165,3 @@ def test_benchmark_quick_mode_runs():
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
     assert "floor" in res.stdout
-
-
-def test_public_api_fallback_gives_the_same_answers():
-    """fastclingo falls back to clingo's public API when its cffi layer is missing."""
-    import json
-    import subprocess
-    import sys
-    code = (
-        "import sys, clingo, clingo.ast, clingo.backend; sys.modules['clingo._internal'] = None\n"
-        "import json; from pyrules import Engine; from pyrules import fastclingo\n"
-        "assert not fastclingo._RAW\n"
-        "snap = json.loads(sys.argv[1])\n"
-        "print(json.dumps(Engine().legal(snap, include_forbidden=True).to_json(True)))\n")
-    snap = {"snapshot": 1, "players": {"A": {"hand": [{"id": "skull", "card": "Summoned Skull"}],
-                                             "monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]},
-                                       "B": {}}}
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(snap)], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    from pyrules import Engine
-    assert json.loads(out.stdout) == Engine().legal(snap, include_forbidden=True).to_json(True)

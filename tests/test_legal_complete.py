@@ -41,7 +41,7 @@ def _actions(snap: dict) -> list[Action]:
         out.append(Action("flip_summon", card=i))
         out += [Action("declare_attack", card=i, target=t) for t in [*theirs, "direct"]]
     for h in me.get("hand", []):
-        for n in range(3):
+        for n in range(min(len(mine), 4) + 1):
             for tributes in itertools.combinations(mine, n):
                 out += [Action(kind, card=h["id"], tributes=tuple(sorted(tributes))) for kind in ("normal_summon", "set")]
     return out
@@ -56,7 +56,34 @@ def _boards():
             yield pytest.param(snap, id=f"{phase}-{len(snap['players']['A'].get('monsters', []))}")
 
 
-@pytest.mark.parametrize("snap", list(_boards()))
+def _monster(name, level, attribute, *effects, **more):
+    return {"name": name, "kind": "monster", "level": level, "attribute": attribute, "atk": 1000, "def": 1000,
+            "effects": list(effects), **more}
+
+
+def tribute_effects_board(phase: str) -> dict:
+    """Monsters whose texts change the Tribute count or the Summon (rules/effects.yaml): Summoned or Set
+    with other counts ("Gilford the Lightning", "Behemoth the King of All Animals", "Fusilier Dragon, the
+    Dual-Mode Beast"), a LIGHT double Tribute ("Kaiser Sea Horse"), a monster that cannot be Tributed
+    ("Fox Fire"), a Summon condition ("Cave Dragon") and a face-down only one ("Mystic Swordsman LV4")."""
+    hand = [_monster("Gilford the Lightning", 8, "LIGHT", {"effect": "alternative_tributes", "count": 3, "play": "summon"}),
+            _monster("Behemoth the King of All Animals", 7, "EARTH",
+                     {"effect": "alternative_tributes", "count": 1, "play": "summon_and_set"}),
+            _monster("Fusilier Dragon, the Dual-Mode Beast", 7, "DARK",
+                     {"effect": "alternative_tributes", "count": 0, "play": "summon_and_set"}),
+            _monster("Airknight Parshath", 5, "LIGHT"),
+            _monster("Cave Dragon", 4, "WIND", {"effect": "cannot_normal_summon", "while": {"own_monsters_min": 1}}),
+            _monster("Mystic Swordsman LV4", 4, "EARTH", {"effect": "cannot_normal_summon"})]
+    field = [_monster("Kaiser Sea Horse", 4, "LIGHT", {"effect": "double_tribute", "attribute": "LIGHT"}),
+             _monster("Fox Fire", 2, "FIRE", {"effect": "cannot_be_tributed"}), "Battle Ox", "Mystical Elf"]
+    return {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": phase,
+            "players": {"A": {"hand": [{"id": f"h{i}", "card": c} for i, c in enumerate(hand)],
+                              "monsters": [{"id": f"m{i}", "card": c, "position": "attack"} for i, c in enumerate(field)]},
+                        "B": {}}}
+
+
+@pytest.mark.parametrize("snap", [*_boards(), *(pytest.param(tribute_effects_board(ph), id=f"tribute-effects-{ph}")
+                                                for ph in ("main1", "battle"))])
 def test_legal_lists_exactly_the_permitted_actions(engine, snap):
     permitted = {a for a in _actions(snap) if engine.check(snap, a).permitted}
     listed = {a for a in engine.legal(snap).permitted if a.action != "synchro_summon"}

@@ -83,7 +83,10 @@ def test_a_query_knows_the_pool_without_cards_option(tmp_path):
                     "  B: {}\n")
     r = CliRunner().invoke(main, ["check", str(snap), "normal_summon(gig,[ox])", "--json"])
     assert r.exit_code == 1 and "special_summon_only" in r.output      # Gigantes: "Cannot be Normal Summoned/Set."
-    assert Engine().check(snap, "normal_summon(ceal,[])").permitted
+    # Guardian Ceal: Normal Summoned only with "Shooting Star Bow - Ceal" on its side (its text, from the pool)
+    verdict = Engine().check(snap, "normal_summon(ceal,[])")
+    assert not verdict.permitted and [r.rule for r in verdict.reasons] == ["cannot_normal_summon"]
+    assert Engine().check(snap, "set(ceal,[])").permitted
 
 
 def test_the_bundled_audit_adds_up():

@@ -187,6 +187,8 @@ MUTATIONS = [
     ("positions.lp", "forbidden(flip_summon(I), summoned_this_turn", "summoned_keeps_position"),
     ("positions.lp", "forbidden(change_position(I,To), not_main_phase", "manual_change_in_open_main_phase"),
     ("summons.lp", "play_forbidden(I,S, too_many_tributes", "tribute_count_exact"),
+    ("summons.lp", "play_forbidden(I,S, cannot_be_tributed", "untributable_never_tributed"),
+    ("revival.lp", "forbidden(A,R,E) :- generic_special_summon(A,I,_), special_summon_barred", "special_summon_locks_respected"),
     ("summons.lp", "play_forbidden(I,S, normal_summon_used", "one_normal_summon_per_turn"),
     ("battle.lp", "forbidden(declare_attack(I,T), target_not_opponent_monster", "attack_target_opponent_or_direct"),
     ("turn.lp", "forbidden(draw, already_drew", "draw_rules"),
@@ -264,3 +266,38 @@ def test_progress_only_on_a_terminal():
     p("searching, 1.2s")
     p.clear()
     assert quiet.getvalue() == "" and "searching, 1.2s" in tty.getvalue()
+
+
+def test_the_generator_asks_every_action_of_the_contract(engine):
+    """rules/search/generator.lp's query/1 list stays in step with the action signatures
+    (pyrules.actions.SIGNATURES): one query rule per action, with its number of arguments."""
+    from pyrules.actions import SIGNATURES
+    from pyrules.astwalk import head_body, term_atoms
+    from pyrules.solver import parse_text
+    text = (engine.rules_dir / "search" / "generator.lp").read_text(encoding="utf-8")
+    asked = set()
+    for stmt in parse_text(text):
+        if stmt.ast_type.name == "Rule":
+            for sig, fn in head_body(stmt)[0]:
+                if sig == ("query", 1):
+                    asked |= {s for s, _ in term_atoms(fn.arguments[0])}
+    assert asked == {(name, len(sig)) for name, sig in SIGNATURES.items()}
+
+
+@pytest.mark.parametrize("reason, zone", [("attack_lock_level", "spells_traps"),        # "Gravity Bind"
+                                          ("equip_forbids_attack", "spells_traps"),     # "Ekibyo Drakmord"
+                                          ("target_cannot_be_attacked", "field_spell")])  # "Umi"
+def test_the_search_places_spells_traps_and_a_field_spell(engine, searcher, tmp_path, reason, zone):
+    """The default scope and pool cover Spells, Traps and a Field Spell: a property that a
+    card there breaks gets a counterexample with that card, and the result says what the
+    scope covered."""
+    f = tmp_path / "wrong.lp"
+    f.write_text(f'property(never_{reason}, "No action is forbidden for {reason} (deliberately wrong).").\n'
+                 f"violation(never_{reason}, A) :- forbidden(A,{reason}).\n", encoding="utf-8")
+    (r,) = searcher.verify([f"never_{reason}"], [f])
+    assert r.holds is False
+    cx = r.result.found[0]
+    assert_round_trip(engine, cx)
+    assert any(zone in side for side in cx.snapshot["players"].values()), cx.snapshot
+    assert "1 Spell/Trap and 1 Field Spell a side" in r.summary() and "spells/traps: Umi" in r.summary()
+    assert r.to_json()["covered"] == r.result.covered()

@@ -75,7 +75,7 @@ def test_test_reports_each_failing_check(tmp_path):
     assert r.exit_code == 1
     lines = r.output.strip().splitlines()
     assert lines[-1] == "2 passed, 1 failed"
-    fail = [l for l in lines if l.startswith("FAILED")]
+    fail = [x for x in lines if x.startswith("FAILED")]
     assert len(fail) == 1
     assert "Wrongly expects a second Normal Summon" in fail[0] and "normal_summon(ox)" in fail[0]
     assert "expected permitted, got forbidden" in fail[0] and "normal_summon_used" in fail[0]
@@ -153,11 +153,11 @@ def _edit(path: Path, old: str, new: str) -> None:
      r"rules/turn.lp:\d+: \[parse\] error: syntax error"),
     (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase(X) :- not phase(X)."),
      r"rules/turn.lp:8: \[unsafe\] error: unsafe variables .*'X' is unsafe"),
-    (lambda r: _edit(r / "turn.lp", "% Source: wiki-position-changes-garbled, Changes (only while", "% Only while"),
+    (lambda r: _edit(r / "turn.lp", "% Source: wiki-position-changes-garbled: Changes (only while", "% Only while"),
      r"rules/turn.lp:\d+: \[source\] rule without a '% Source:' citation"),
-    (lambda r: _edit(r / "turn.lp", "% Source: wiki-position-changes-garbled, Changes (only while",
-                     "% Source: wiki-position-change, Changes (only while"),
-     "[source] cites 'wiki-position-change, Changes"),
+    (lambda r: _edit(r / "turn.lp", "% Source: wiki-position-changes-garbled: Changes (only while",
+                     "% Source: wiki-position-change: Changes (only while"),
+     "[source] cites 'wiki-position-change: Changes"),
     (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)", "forbidden(draw, not_the_draw_phase, none)"),
      "not_the_draw_phase: no reason(not_the_draw_phase, ...) entry"),
     (lambda r: _edit(r / "turn.lp", "forbidden(draw, not_draw_phase, none)",      # every atom of a pool is seen
@@ -181,6 +181,13 @@ def _edit(path: Path, old: str, new: str) -> None:
      "rule not guarded by reading(first_turn_draw,false)"),
     (lambda r: _edit(r / "catalogue" / "readings.lp", "reading(first_turn_draw, false,", "reading(first_turn_draw, maybe,"),
      "first_turn_draw: its default 'maybe' is not one of its reading_value entries"),
+    (lambda r: _edit(r / "turn.lp", "% Source: rulebook-turn-and-summons: A. Draw Phase",
+                     "% Source: rulebook-turn-and-summons, A. Draw Phase"),
+     "write 'stem: section' (a colon after the document's name)"),
+    (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase :- phase(main1).\n#show main_phase/0."),
+     r"rules/turn.lp:\d+: \[output\] #show of main_phase/0 outside output.lp"),
+    (lambda r: _edit(r / "output.lp", "#show permitted/1.", "#show permitted/1.\n#show allowed(A) : permitted(A)."),
+     "allowed/1 is not documented"),
 ])
 def test_lint_finds(tmp_path, edit, expect):
     rules = _copy(tmp_path)
@@ -188,6 +195,37 @@ def test_lint_finds(tmp_path, edit, expect):
     r = run("lint", "--rules", rules)
     assert r.exit_code == 1
     assert expect in r.output or re.search(expect, r.output), r.output
+
+
+RULINGS = {"rulebook-turn-and-summons": "A. Draw Phase During this phase, you draw.\nC. Main Phase 1 You may Set.",
+           "battle-position-changes": "\u2022 1. A \u201cmanual\u201d change.\n\u2022 Exception #1: ...\n"}
+
+
+def test_lint_checks_cited_headings_when_the_rulings_documents_are_there(tmp_path):
+    rules = _copy(tmp_path)
+    docs = tmp_path / "shared" / "rulings"          # beside the rules, as in a checkout
+    docs.mkdir(parents=True)
+    for stem, text in RULINGS.items():
+        (docs / f"{stem}.txt").write_text(text, encoding="utf-8")
+    _edit(rules / "turn.lp", "% Source: rulebook-turn-and-summons: A. Draw Phase",
+          "% Source: rulebook-turn-and-summons: Z. Nap Phase")
+    findings = [str(f) for f in lint(rules) if "heading" in f.message]
+    assert any("turn.lp" in f and "cites section 'Z. Nap Phase'" in f for f in findings), findings
+    # headings that are there pass (typographic quotes, spacing and case aside); documents
+    # that are missing (three of the five here) are not checked
+    assert not [f for f in findings if "'A. Draw Phase'" in f or "'1. A \"manual\" change'" in f]
+    assert all("rulebook-turn-and-summons" in f or "battle-position-changes" in f for f in findings)
+    r = run("lint", "--rules", rules, "--rulings", tmp_path)     # an explicit folder without them
+    assert "Z. Nap Phase" not in r.output
+
+
+def test_lint_skips_the_heading_check_cleanly_without_the_rulings_documents(tmp_path):
+    rules = _copy(tmp_path)
+    _edit(rules / "turn.lp", "% Source: rulebook-turn-and-summons: A. Draw Phase",
+          "% Source: rulebook-turn-and-summons: Z. Nap Phase")
+    assert lint(rules) == []
+    r = run("lint", "--rules", rules)
+    assert r.exit_code == 0 and "cited section headings not checked" in r.output
 
 
 # ---- pyrules explain --------------------------------------------------------------------
@@ -209,7 +247,7 @@ def test_explain_forbidden(tmp_path):
     assert r.exit_code == 1
     assert 'ox ("Battle Ox") was Normal Summoned this turn: event 1' in r.output
     assert "[summoned_this_turn]" in r.output
-    assert "rules/positions.lp:" in r.output and "Source: battle-position-changes, Exception #2" in r.output
+    assert "rules/positions.lp:" in r.output and "Source: battle-position-changes: Exception #2" in r.output
 
 
 def test_explain_names_the_rule_of_a_relayed_reason():

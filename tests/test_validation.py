@@ -242,7 +242,7 @@ def test_every_problem_is_listed_together(tmp_path):
     s = with_side("A", hand=["No Such Card"], monsters=[ox("ox"), ox("ox")])
     s["chain"] = ["ghost"]
     err = assert_invalid(tmp_path, s, "players.A.hand[0].card", "players.A.monsters[1].id", "chain[0]")
-    assert len([l for l in err.splitlines() if l.strip()]) >= 3
+    assert len([x for x in err.splitlines() if x.strip()]) >= 3
 
 
 def test_physical_limits_are_listed_together(tmp_path):

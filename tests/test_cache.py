@@ -1,0 +1,85 @@
+"""pyrules/cache.py: what is computed once per rules version is kept in the user's cache
+folder, keyed by the files' hashes; a stale, corrupt or unwritable cache is never a wrong
+answer; `--help` does not load clingo."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from pyrules import Engine, cache
+from pyrules.paths import rules_dir
+
+SNAP = {"snapshot": 1, "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]},
+                                   "B": {}}}
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYRULES_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_an_engine_fills_the_cache_and_a_second_one_reads_it(folder):
+    first = Engine()
+    names = sorted(p.name.split("-")[0] for p in folder.glob("*.json"))
+    assert {"rules", "catalogue", "cards"} <= set(names)
+    second = Engine()
+    assert second.names.reads == first.names.reads and second.catalogue == first.catalogue
+    assert list(second.cards.by_name) == list(first.cards.by_name)
+    assert second.legal(SNAP).to_json() == first.legal(SNAP).to_json()
+
+
+def _edited(tmp_path, text: str):
+    """A copy of the shipped rules with `text` added to turn.lp."""
+    rules = tmp_path / "rules"
+    shutil.copytree(rules_dir(), rules)
+    with open(rules / "turn.lp", "a", encoding="utf-8") as f:
+        f.write(text)
+    return rules
+
+
+def test_an_edited_rule_file_gets_a_new_entry(folder, tmp_path):
+    Engine()
+    edited = Engine(rules=_edited(tmp_path, "\nstrong(I) :- atk(I,A), A > 2000.\n"))
+    assert ("strong", 1) in edited.names.reads and ("strong", 1) not in Engine().names.reads
+    assert len(list(folder.glob("rules-*.json"))) == 2
+
+
+def test_an_edited_file_with_broken_rules_is_still_reported(folder, tmp_path):
+    """The cache only skips the grounding check for files known to ground."""
+    from pyrules import InvalidInput
+    Engine()
+    with pytest.raises(InvalidInput, match="unsafe"):
+        Engine(rules=_edited(tmp_path, "\nunsafe(X) :- not turn(X).\n"))
+
+
+def test_corrupt_or_foreign_entries_are_ignored(folder):
+    want = Engine().names.reads
+    for p in folder.glob("*.json"):
+        p.write_text("{not json" if p.name.startswith("rules") else json.dumps({"key": "other", "value": 1}))
+    assert Engine().names.reads == want
+    for p in folder.glob("rules-*.json"):          # a well-formed entry of the wrong shape
+        p.write_text(json.dumps({"key": p.stem.split("-", 1)[1], "value": 7}))
+    assert Engine().names.reads == want
+
+
+def test_an_unwritable_cache_folder_or_cache_off_is_no_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("PYRULES_CACHE_DIR", str(blocker / "cache"))
+    assert Engine().check(SNAP, "draw").permitted is False
+    monkeypatch.setenv("PYRULES_CACHE_DIR", "off")
+    assert cache.cache_dir() is None and Engine().check(SNAP, "draw").permitted is False
+
+
+def test_help_does_not_load_clingo():
+    code = ("import sys\nfrom pyrules.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "assert not [m for m in sys.modules if m.startswith('clingo')], 'clingo loaded'\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "Usage" in out.stdout
