@@ -188,7 +188,7 @@ MUTATIONS = [
     ("positions.lp", "forbidden(change_position(I,To), not_main_phase", "manual_change_in_open_main_phase"),
     ("summons.lp", "play_forbidden(I,S, too_many_tributes", "tribute_count_exact"),
     ("summons.lp", "play_forbidden(I,S, cannot_be_tributed", "untributable_never_tributed"),
-    ("revival.lp", "forbidden(A,R,E) :- generic_special_summon(A,I,_), special_summon_barred", "special_summon_locks_respected"),
+    ("revival.lp", "forbidden(A,R,E) :- special_summon_barred(I,R,E), generic_special_summon(A,I,_)", "special_summon_locks_respected"),
     ("summons.lp", "play_forbidden(I,S, normal_summon_used", "one_normal_summon_per_turn"),
     ("battle.lp", "forbidden(declare_attack(I,T), target_not_opponent_monster", "attack_target_opponent_or_direct"),
     ("turn.lp", "forbidden(draw, already_drew", "draw_rules"),
