@@ -403,12 +403,13 @@ class _AnswerReader:
 
 def fits(zone: str, card: dict) -> bool:
     """Whether a pool card is tried in a zone of the generated snapshots: monsters in the
-    Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps in the Spell &
-    Trap Zone, Field Spells in the Field Zone.  (Where the game lets a card be is still
-    validity.lp's to say: this only keeps the search from trying cards that cannot matter.)"""
+    Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps (and Union
+    monsters, as Equip Cards) in the Spell & Trap Zone, Field Spells in the Field Zone.
+    (Where the game lets a card be is still validity.lp's to say: this only keeps the
+    search from trying cards that cannot matter.)"""
     field_spell = card.get("spell_type") == "field"
     if zone == "spell_trap_zone":
-        return card["kind"] in ("spell", "trap") and not field_spell
+        return card["kind"] in ("spell", "trap") and not field_spell or bool(card.get("union"))
     if zone == "field_zone":
         return field_spell
     return card["kind"] == "monster"
