@@ -1,6 +1,12 @@
 """Snapshots for the benchmark: a typical board, and boards that grow one way at a time."""
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
 MONSTERS = ["Battle Ox", "Celtic Guardian", "Mystical Elf", "Gemini Elf", "Beaver Warrior",
             "Giant Soldier of Stone", "Neo the Magic Swordsman", "Mokey Mokey"]
 HAND = ["Summoned Skull", "Dark Necrofear", "Blue-Eyes White Dragon", "Man-Eater Bug", "Dark Magician"]
@@ -76,3 +82,15 @@ def synchro_board(n: int = 0, synchros: int = 15) -> dict:
     snap["players"]["A"]["monsters"] = [{"id": f"mat{k}_{n}", "card": c, "position": "attack"}
                                         for k, c in enumerate(mats)]
     return snap
+
+
+@lru_cache(maxsize=None)
+def _summons_fixture() -> dict:
+    return yaml.safe_load((Path(__file__).with_name("summons_board.yaml")).read_text(encoding="utf-8"))
+
+
+def summons_board(n: int = 0) -> dict:
+    """The board of issue 13 (benchmarks/summons_board.yaml): 5 monsters, 6 cards in hand, 10 in the
+    Graveyard, "Polymerization", a Set Ritual Spell and 15 Fusion Monsters in the Extra Deck."""
+    snap = copy.deepcopy(_summons_fixture())
+    return uniquify(snap, n) if n else snap

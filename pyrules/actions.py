@@ -15,23 +15,29 @@ from .limits import Limits, check_text_size, parse_json
 POSITIONS = ("attack", "defense")
 FACES = ("up", "down")
 
-# action name -> ordered fields: (key, kind), kind in id, ids, position, face, target, player
+# action name -> ordered fields: (key, kind), kind in id, ids, position, face, target, player,
+# by (an optional id: the card that enables the Summon; without it, any that works)
 SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "change_position": (("card", "id"), ("to", "position")),
     "flip_summon": (("card", "id"),),
     "normal_summon": (("card", "id"), ("tributes", "ids")),
     "set": (("card", "id"), ("tributes", "ids")),
     "synchro_summon": (("card", "id"), ("materials", "ids"), ("position", "position")),
+    "fusion_summon": (("card", "id"), ("materials", "ids"), ("position", "position"), ("by", "by")),
+    "ritual_summon": (("card", "id"), ("tributes", "ids"), ("position", "position"), ("by", "by")),
+    "procedure_summon": (("card", "id"), ("costs", "ids"), ("position", "position")),
     "special_summon": (("card", "id"), ("position", "position"), ("player", "player")),
     "effect_position": (("card", "id"), ("to", "position"), ("face", "face")),
     "declare_attack": (("card", "id"), ("target", "target")),
     "enter_battle_phase": (),
     "draw": (),
 }
-OPTIONAL = {("normal_summon", "tributes"): [], ("set", "tributes"): [], ("special_summon", "player"): None}
+OPTIONAL: dict[tuple[str, str], Any] = {("normal_summon", "tributes"): [], ("set", "tributes"): [],
+                                        ("special_summon", "player"): None, ("fusion_summon", "by"): None,
+                                        ("ritual_summon", "by"): None}
 ORDER = list(SIGNATURES)
-_NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "position": None,
-         "target": None, "player": None}
+_NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "costs": None,
+         "position": None, "target": None, "player": None, "by": None}
 _RANK = {name: n for n, name in enumerate(ORDER)}
 
 
@@ -47,6 +53,8 @@ class Action:
     position: str | None = None
     target: str | None = None
     player: str | None = None
+    costs: tuple[str, ...] | None = None
+    by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.action}
@@ -71,7 +79,7 @@ class Action:
         out = []
         for key, kind in SIGNATURES[self.action]:
             value = getattr(self, key)
-            if kind == "id" or (kind == "target" and value != "direct"):
+            if kind == "id" or (kind == "target" and value != "direct") or (kind == "by" and value is not None):
                 out.append((key, value))
             elif kind == "ids":
                 out += [(f"{key}[{i}]", v) for i, v in enumerate(value)]
@@ -79,15 +87,16 @@ class Action:
 
     def sort_key(self) -> tuple:
         """The stable order of `legal`: by action kind, then by the action's fields."""
-        t, m = self.tributes, self.materials
+        t, m, c = self.tributes, self.materials, self.costs
         return (_RANK[self.action], self.card or "", self.to or "", self.face or "",
                 "" if t is None else "\x00".join(t), "" if m is None else "\x00".join(m),
-                self.position or "", self.target or "", self.player or "")
+                "" if c is None else "\x00".join(c),
+                self.position or "", self.target or "", self.player or "", self.by or "")
 
     @classmethod
     def made(cls, action: str, fields: dict[str, Any]) -> "Action":
         """Action(action=action, **fields), for fields already checked (decoded answers):
-        the frozen dataclass's __init__ sets its nine fields one call at a time."""
+        the frozen dataclass's __init__ sets its eleven fields one call at a time."""
         obj = object.__new__(cls)
         d = obj.__dict__
         d.update(_NONE)
@@ -131,7 +140,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def parse_term(text: str) -> dict[str, Any]:
+def parse_term(text: str) -> dict[str, Any]:  # noqa: C901  (to split into named steps: issue 15)
     toks = _tokens(text)
     if not toks or toks[0][0] != "word":
         raise InvalidInput(Problem("action", f"expected an action name, got {text!r}"))
@@ -180,7 +189,7 @@ def parse_term(text: str) -> dict[str, Any]:
     return {"action": name, **{key: value for (key, _), value in zip(sig, args)}}
 
 
-def parse_action(value: Any) -> Action:
+def parse_action(value: Any) -> Action:  # noqa: C901  (to split into named steps: issue 15)
     """An Action from an Action, a dict/JSON object, or the term form.  Raises InvalidInput."""
     if isinstance(value, Action):
         return value
@@ -200,7 +209,8 @@ def parse_action(value: Any) -> Action:
                                                     f"(known: {', '.join(ORDER)})"))
     if name not in SIGNATURES:
         raise InvalidInput(Problem("action.action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
-    problems, fields = [], {}
+    problems: list[Problem] = []
+    fields: dict[str, Any] = {}
     sig = dict(SIGNATURES[name])
     for key in value:
         if key != "action" and key not in sig:
@@ -228,7 +238,7 @@ def parse_action(value: Any) -> Action:
             problems.append(Problem(path, f"must be attack or defense; got {v!r}"))
         elif kind == "face" and v not in FACES:
             problems.append(Problem(path, f"must be up or down; got {v!r}"))
-        elif kind == "id" and v == "direct":
+        elif kind in ("id", "by") and v == "direct":
             problems.append(Problem(path, "'direct' is not a card id"))
         else:
             fields[key] = v

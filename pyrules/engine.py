@@ -15,6 +15,7 @@ from . import cache
 from .actions import SIGNATURES, Action, parse_action
 from .astwalk import predicates_read
 from .cards import CardDB
+from .effects import use_rules
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
@@ -36,7 +37,7 @@ class Evidence:
     id; flags: negated, replay), "card" (card: its id; name and player, or gone), "effect"
     (number: the snapshot's applied effect, from 1; what: its kind; name: its source card), "need"
     (number: the number a rule asks for), "sum" (number: the snapshot's number; needs: the
-    one asked for), or another atom's name (term: the atom as clingo writes it)."""
+    one asked for), "name" (name: a card name a rule asks for), or another atom's name (term: the atom as clingo writes it)."""
     kind: str
     event: int | None = None
     card: str | None = None
@@ -66,6 +67,8 @@ class Evidence:
             return f"effects[{(self.number or 1) - 1}]: {self.what}{source}"
         if self.kind == "need":
             return f"needs {self.number}"
+        if self.kind == "name":
+            return f"needs \"{self.name}\""
         if self.kind == "sum":
             return f"adds up to {self.number}, needs {self.needs}"
         return self.term or self.kind
@@ -231,7 +234,7 @@ class Engine:
     def __init__(self, rules: str | Path | None = None, cards: str | Path | CardDB | None = None,
                  *, extra_cards: bool = True, limits: Limits | dict | None = None):
         self.rules_dir = Path(rules) if rules is not None else rules_dir()
-        self.config = {"rules": str(self.rules_dir),          # what a worker process needs
+        self.config: dict[str, Any] = {"rules": str(self.rules_dir),          # what a worker process needs
                        "cards": None if cards is None or isinstance(cards, CardDB) else str(cards),
                        "extra_cards": extra_cards}
         # the caps on each input (pyrules/limits.py): given, or the defaults and PYRULES_MAX_*
@@ -240,6 +243,7 @@ class Engine:
             self.config["limits"] = asdict(self.limits)
         if not self.rules_dir.is_dir():
             raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
+        use_rules(self.rules_dir)        # its rules/effects.yaml is the declaration read from now on
         try:
             with CLINGO_LOCK:
                 self.catalogue = load_catalogue(self.rules_dir / "catalogue")
@@ -343,7 +347,7 @@ class Engine:
     def _subject_path(enc: Encoding, subject: Symbol) -> str:
         a = subject.arguments
         if subject.name == "card":
-            ident = enc.card_id.get(a[0].number)
+            ident = enc.card_id.get(a[0].number, f"#{a[0].number}")
             entry = enc.game.by_id.get(ident)
             return entry.path if entry else str(ident)
         if subject.name == "side":
@@ -365,6 +369,8 @@ class Engine:
             value = getattr(action, key)
             if kind in ("id", "target"):
                 args.append(enc.card(value))
+            elif kind == "by":                # the enabling card, or none: any that works
+                args.append(const("none") if value is None else enc.card(value))
             elif kind == "ids":
                 for ident in value:
                     facts.append(enc.fact("member", const("q"), enc.card(ident)))
@@ -385,8 +391,10 @@ class Engine:
         for key, kind, v in fields:
             if kind == "ids":
                 out[key] = tuple(sorted(members.get(v, ())))
-            elif kind == "id" or (kind == "target" and v != "direct"):
+            elif kind == "id" or (kind == "target" and v != "direct") or (kind == "by" and v != "none"):
                 out[key] = enc.card_id[v]
+            elif kind == "by":
+                pass
             elif kind == "player":
                 out[key] = enc.player_key[v]
             else:
@@ -409,6 +417,8 @@ class Engine:
         sums = [str(g.number) for g in grounds if g.kind == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
         text = text.replace("{sum}", sums[0] if sums else "?")
+        names = [g.name or "?" for g in grounds if g.kind == "name"]
+        text = text.replace("{name}", names[0] if names else "?")
         return Reason(rid, text, source, tuple(g.text() for g in grounds), grounds)
 
     def describe_card(self, enc: Encoding, number: int) -> str:
@@ -436,6 +446,8 @@ class Engine:
         if e.name == "effect" and len(args) == 1 and numbers[0] is not None:
             eff = enc.game.effects[numbers[0] - 1]
             return Evidence("effect", number=numbers[0], what=eff["effect"], name=eff.get("source"))
+        if e.name == "name" and len(args) == 1 and numbers[0] is not None:       # a card name (number)
+            return Evidence("name", name=enc.names.name(numbers[0]))
         if e.name == "need" and len(args) == 1 and numbers[0] is not None:
             return Evidence("need", number=numbers[0])
         if e.name == "sum" and len(args) == 2 and None not in numbers:
@@ -447,6 +459,7 @@ class Engine:
         """The verdict on one action, with reasons when it is forbidden."""
         act = parse_action(action)
         enc, facts, term = self.encode(snapshot, readings, act)
+        assert term is not None                   # a query was given
         return self.read_verdict(enc, self.answer(facts), act, term)
 
     def legal_many(self, snapshots: Iterable[Any], readings: dict[str, str] | None = None,

@@ -20,7 +20,7 @@ PHASES = list(PHASE_NAMES)
 BATTLE_STEPS = ["start", "battle", "damage", "end"]
 EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
           "attack", "draw", "battle_by_effect", "returned", "control_change"]
-SPECIAL_SUMMON_METHODS = ["synchro", "fusion", "ritual", "revive", "effect", "other"]
+SPECIAL_SUMMON_METHODS = ["synchro", "fusion", "ritual", "procedure", "revive", "effect", "other"]
 
 _str = {"type": "string"}
 _id = {"type": "string", "minLength": 1, "description": "a card id, unique in the snapshot; 'direct' is reserved"}

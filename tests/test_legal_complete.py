@@ -103,3 +103,71 @@ def test_legal_all_lists_the_forbidden_candidates_of_the_phase(engine):
     assert "declare_attack" not in kinds["main1"] and "normal_summon" in kinds["main1"]
     assert "normal_summon" not in kinds["battle"] and "change_position" not in kinds["battle"]
     assert "draw" in kinds["main1"] and "draw" in kinds["battle"]
+
+
+# ---- Fusion, Ritual and procedure Summons (CONTRACT 7) --------------------------------------
+SUMMONS_BOARD = {
+    "snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+    "players": {
+        "A": {"monsters": [{"id": "dm", "card": "Dark Magician", "position": "attack"},
+                           {"id": "ox", "card": "Battle Ox", "position": "defense", "face": "down"}],
+              "hand": [{"id": "bb", "card": "Buster Blader"}, {"id": "god", "card": "Goddess with the Third Eye"},
+                       {"id": "bls", "card": "Black Luster Soldier"}, {"id": "cs", "card": "Chaos Sorcerer"},
+                       {"id": "poly", "card": "Polymerization"}],
+              "spells_traps": [{"id": "blr", "card": "Black Luster Ritual", "face": "down"}],
+              "graveyard": [{"id": "elf", "card": "Mystical Elf"}, {"id": "delf", "card": "Dark Elf"},
+                            {"id": "tom", "card": "Mystic Tomato"}],
+              "extra_deck": [{"id": "dp", "card": "Dark Paladin"}, {"id": "xy", "card": "XY-Dragon Cannon"}]},
+        "B": {"monsters": [{"id": "foe", "card": "Sangan", "position": "attack"}]},
+    },
+}
+
+
+def _subsets(ids: list[str], most: int):
+    for n in range(most + 1):
+        yield from (tuple(sorted(c)) for c in itertools.combinations(ids, n))
+
+
+def _summons(snap: dict) -> list[Action]:
+    """Fusion Summons (each Fusion Monster, each set of up to 3 of the turn player's hand and
+    field monsters and an opponent's monster, each enabling card), Ritual Summons (the same sets
+    and the Ritual Monster itself) and procedure Summons (sets of up to 2 cards of both
+    Graveyards and fields), in both positions."""
+    usable = ["dm", "ox", "bb", "god", "foe"]
+    costs = ["elf", "delf", "tom", "dm", "foe"]
+    out = []
+    for pos in ("attack", "defense"):
+        for by in ("poly", "blr"):
+            for card in ("dp", "xy"):
+                out += [Action("fusion_summon", card=card, materials=m, position=pos, by=by) for m in _subsets(usable, 3)]
+            out += [Action("ritual_summon", card="bls", tributes=t, position=pos, by=by)
+                    for t in _subsets(usable + ["bls", "cs"], 3)]
+        for card in ("cs", "xy"):
+            out += [Action("procedure_summon", card=card, costs=c, position=pos) for c in _subsets(costs, 2)]
+    return out
+
+
+@pytest.mark.parametrize("phase", ["main1", "end"])
+def test_legal_lists_exactly_the_permitted_summons_by_other_cards(engine, phase):
+    """Fusion, Ritual and procedure Summons: `legal` lists exactly the ones `check` permits
+    (legal names the enabling card of each; asked with it, check agrees)."""
+    snap = copy.deepcopy(SUMMONS_BOARD)
+    snap["phase"] = phase
+    kinds = ("fusion_summon", "ritual_summon", "procedure_summon")
+    asked = _summons(snap) if phase == "main1" else _summons(snap)[::7]
+    permitted = {a for a in asked if engine.check(snap, a).permitted}
+    listed = {a for a in engine.legal(snap).permitted if a.action in kinds}
+    assert listed == permitted
+    if phase == "main1":
+        assert {a.action for a in listed} == set(kinds)
+        # without `by`, check permits exactly the Summons some enabling card permits
+        some = sorted({a for a in asked if a.by == "poly"}, key=Action.sort_key)
+        for a in some[::5]:
+            anyone = Action(a.action, card=a.card, materials=a.materials, tributes=a.tributes,
+                            costs=a.costs, position=a.position)
+            assert engine.check(snap, anyone).permitted == any(
+                engine.check(snap, Action(a.action, card=a.card, materials=a.materials, tributes=a.tributes,
+                                          costs=a.costs, position=a.position, by=b)).permitted
+                for b in ("poly", "blr"))
+    else:
+        assert not listed
