@@ -44,7 +44,8 @@ from .solver import Program, atoms_of, parse_text
 SEARCH_DIR = "search"
 DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear",
                 "The Legendary Fisherman",                                  # cannot be attacked while "Umi" is there
-                "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal")  # a Field Spell, a lock, equips
+                "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock, equips
+                "Level Limit - Area B")                     # keeps Level 4+ in Defense (reading level_limit_change)
 PLAYER_KEYS = {1: "A", 2: "B"}
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
 WORLD_VAR = "W__"
