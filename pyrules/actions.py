@@ -32,8 +32,9 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "enter_battle_phase": (),
     "draw": (),
 }
-OPTIONAL = {("normal_summon", "tributes"): [], ("set", "tributes"): [], ("special_summon", "player"): None,
-            ("fusion_summon", "by"): None, ("ritual_summon", "by"): None}
+OPTIONAL: dict[tuple[str, str], Any] = {("normal_summon", "tributes"): [], ("set", "tributes"): [],
+                                        ("special_summon", "player"): None, ("fusion_summon", "by"): None,
+                                        ("ritual_summon", "by"): None}
 ORDER = list(SIGNATURES)
 _NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "costs": None,
          "position": None, "target": None, "player": None, "by": None}
@@ -139,7 +140,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def parse_term(text: str) -> dict[str, Any]:
+def parse_term(text: str) -> dict[str, Any]:  # noqa: C901  (to split into named steps: issue 15)
     toks = _tokens(text)
     if not toks or toks[0][0] != "word":
         raise InvalidInput(Problem("action", f"expected an action name, got {text!r}"))
@@ -188,7 +189,7 @@ def parse_term(text: str) -> dict[str, Any]:
     return {"action": name, **{key: value for (key, _), value in zip(sig, args)}}
 
 
-def parse_action(value: Any) -> Action:
+def parse_action(value: Any) -> Action:  # noqa: C901  (to split into named steps: issue 15)
     """An Action from an Action, a dict/JSON object, or the term form.  Raises InvalidInput."""
     if isinstance(value, Action):
         return value
@@ -208,7 +209,8 @@ def parse_action(value: Any) -> Action:
                                                     f"(known: {', '.join(ORDER)})"))
     if name not in SIGNATURES:
         raise InvalidInput(Problem("action.action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
-    problems, fields = [], {}
+    problems: list[Problem] = []
+    fields: dict[str, Any] = {}
     sig = dict(SIGNATURES[name])
     for key in value:
         if key != "action" and key not in sig:

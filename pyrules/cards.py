@@ -171,27 +171,15 @@ class CardDB:
 
     @classmethod
     def bundled(cls, pool: bool = True) -> "CardDB":
-        """The rulings' cards (facts/cards.yaml) over the bundled Goat pool (facts/goat/).
-        The rulings' cards are read and checked once per version of their file and of the
-        effect vocabulary (pyrules/cache.py)."""
-        from . import cache
-        from .effects import DECLARATION
-        from .paths import rules_dir
-        yaml_path = facts_dir() / "cards.yaml"
-        k = cache.key([yaml_path, rules_dir() / DECLARATION])
-        db = cache.cached("cards", k, lambda: cls.from_file(yaml_path), lambda d: [d[n] for n in d.by_name],
-                          cls.checked)
+        """The bundled cards: facts/goat/cards.jsonl holds the Goat pool with the rulings' cards
+        of facts/cards.yaml over it (tools/build_pool.py writes both in; tests/test_pool.py
+        checks it holds facts/cards.yaml exactly, and the card schema).  Its cards are parsed
+        when first named.  pool=False: facts/cards.yaml alone, read and checked."""
         path = facts_dir() / POOL_FILE
-        if pool and path.is_file():
-            db.by_name.add_raw(*read_pool(path))
-        return db
-
-    @classmethod
-    def checked(cls, cards: list[dict]) -> "CardDB":
-        """A database of cards already checked (read back from the cache)."""
+        if not pool or not path.is_file():
+            return cls.from_file(facts_dir() / "cards.yaml")
         db = cls()
-        for c in cards:
-            db.by_name[c["name"]] = c
+        db.by_name.add_raw(*read_pool(path))
         return db
 
     @classmethod

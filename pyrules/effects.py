@@ -55,6 +55,9 @@ class Kind:
                 **({"legacy_key": self.legacy} if self.legacy else {})}
 
 
+_KIND_SCHEMAS: dict[tuple[str, bool], dict] = {}
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     kinds: dict[str, Kind]
@@ -81,9 +84,30 @@ def load_vocabulary(folder: Path | None = None) -> Vocabulary:
                       {n: _arg(n, s) for n, s in data["conditions"].items()})
 
 
+_ACTIVE: list[Path | None] = [None]      # the rules folder whose declaration is read (None: the shipped one)
+
+
 @lru_cache(maxsize=None)
+def _vocabulary_of(folder: Path | None) -> Vocabulary:
+    return load_vocabulary(folder)
+
+
 def vocabulary() -> Vocabulary:
-    return load_vocabulary()
+    """The declaration in use: the shipped rules/effects.yaml, or that of the rules folder an
+    Engine was made with (use_rules)."""
+    return _vocabulary_of(_ACTIVE[0])
+
+
+def use_rules(folder: Path | str | None) -> None:
+    """Read the effect declaration of this rules folder from now on (Engine(rules=DIR) calls
+    it: a designer's own kinds reach validation and the encoder); None, or a folder without
+    effects.yaml: the shipped rules.  One declaration per process: the last Engine's."""
+    chosen = Path(folder).resolve() if folder is not None else None
+    if chosen is not None and (chosen == rules_dir().resolve() or not (chosen / DECLARATION).is_file()):
+        chosen = None
+    if chosen != _ACTIVE[0]:
+        _ACTIVE[0] = chosen
+        _KIND_SCHEMAS.clear()
 
 
 def kind(name: str) -> Kind:
@@ -95,10 +119,12 @@ def type_schema(t: Any) -> dict[str, Any]:
     """The JSON Schema of one argument type."""
     if isinstance(t, list):
         return {"enum": list(t)}
-    return {"integer": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
-            "name": {"type": "string", "minLength": 1},
-            "attribute": {"enum": ATTRIBUTES}, "race": {"enum": RACES}, "frame": {"enum": FRAME_FLAGS},
-            "boolean": {"type": "boolean"}}[t]
+    table: dict[str, dict[str, Any]] = {
+        "integer": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
+        "name": {"type": "string", "minLength": 1},
+        "attribute": {"enum": ATTRIBUTES}, "race": {"enum": RACES}, "frame": {"enum": FRAME_FLAGS},
+        "boolean": {"type": "boolean"}}
+    return table[t]
 
 
 def _arg_schema(a: Arg) -> dict[str, Any]:
@@ -146,7 +172,6 @@ def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[s
                        "then": kind_schema(k, applied, voc)} for k in voc.kinds.values()]}
 
 
-_KIND_SCHEMAS: dict[tuple[str, bool], dict] = {}
 
 
 def entry_problems(entry: Any, path: str, applied: bool = False) -> list[tuple[str, str]]:
@@ -209,6 +234,16 @@ def card_entries(card: dict) -> list[dict]:
         if key in card:
             out.extend(convert(card[key]))
     return out
+
+
+def entry_text(entry: dict) -> str:
+    """One entry in a line: `cannot_attack(to: side=both, level_min=4)`."""
+    parts = [f"{k}={v}" for k, v in entry.items() if k not in ("effect", "to", "while", "source", "note", "cards",
+                                                                 "player")]
+    for key in ("to", "while"):
+        if entry.get(key):
+            parts.append(f"{key}: " + ", ".join(f"{k}={v}" for k, v in entry[key].items()))
+    return entry["effect"] + (f"({'; '.join(parts)})" if parts else "")
 
 
 # ---- facts ------------------------------------------------------------------------------
@@ -276,6 +311,25 @@ def applied_term(entry: dict, number: Number) -> Any:
     """The effect term of a snapshot's `effects:` entry."""
     kind = vocabulary().kinds[entry["effect"]]
     return _term(kind.name, [_value(a.type, entry[a.name], number) for a in kind.args])
+
+
+# ---- the counterexample search ------------------------------------------------------------
+def generated_entries(voc: Vocabulary | None = None) -> list[dict]:
+    """The applied entries (without `cards`/`player`) the counterexample search may put in a
+    snapshot's `effects:`: every kind whose arguments take a few words (an enum or a boolean),
+    with each combination of them; kinds with a number, a name, a Type or an Attribute
+    argument are left out (the space would grow with each value)."""
+    import itertools
+    voc = voc or vocabulary()
+    out = []
+    for k in voc.kinds.values():
+        domains: list[list[Any] | None] = [a.type if isinstance(a.type, list) else [True, False]
+                                           if a.type == "boolean" else None for a in k.args]
+        if any(d is None for d in domains):
+            continue
+        for values in itertools.product(*(d for d in domains if d is not None)):
+            out.append({"effect": k.name, **{a.name: v for a, v in zip(k.args, values)}})
+    return out
 
 
 # ---- what the rules read ----------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from clingo import Symbol
 
@@ -27,7 +28,7 @@ def const(name: str) -> Symbol:
     return sym
 
 
-_TO_SYMBOL = {int: number, str: const}        # other classes (bool, subclasses): _to_symbol
+_TO_SYMBOL: dict[type, Callable[[Any], Symbol]] = {int: number, str: const}   # other classes: _to_symbol
 
 
 def _to_symbol(a) -> Symbol:
@@ -48,7 +49,7 @@ def lower_const(word: str) -> Symbol:
 class Encoding:
     """The facts of one snapshot and the maps between ids and integers."""
     game: Game
-    names: "NameTable"
+    names: "NameScope"
     facts: list[Symbol] = field(default_factory=list)
     card_no: dict[str, int] = field(default_factory=dict)      # id -> integer
     card_id: dict[int, str] = field(default_factory=dict)      # integer -> id
@@ -117,6 +118,7 @@ class NameTable:
                     self.templates[name] = template
             if not cacheable:
                 template = self._template(card, scope)
+        assert template is not None
         if shared is not None and cacheable and self.shareable(name, template):
             shared.add(name)
             return [Function(DB_CARD, [*prefix, c, number(self.base[name])])]

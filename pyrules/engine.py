@@ -15,6 +15,7 @@ from . import cache
 from .actions import SIGNATURES, Action, parse_action
 from .astwalk import predicates_read
 from .cards import CardDB
+from .effects import use_rules
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
@@ -233,7 +234,7 @@ class Engine:
     def __init__(self, rules: str | Path | None = None, cards: str | Path | CardDB | None = None,
                  *, extra_cards: bool = True, limits: Limits | dict | None = None):
         self.rules_dir = Path(rules) if rules is not None else rules_dir()
-        self.config = {"rules": str(self.rules_dir),          # what a worker process needs
+        self.config: dict[str, Any] = {"rules": str(self.rules_dir),          # what a worker process needs
                        "cards": None if cards is None or isinstance(cards, CardDB) else str(cards),
                        "extra_cards": extra_cards}
         # the caps on each input (pyrules/limits.py): given, or the defaults and PYRULES_MAX_*
@@ -242,6 +243,7 @@ class Engine:
             self.config["limits"] = asdict(self.limits)
         if not self.rules_dir.is_dir():
             raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
+        use_rules(self.rules_dir)        # its rules/effects.yaml is the declaration read from now on
         try:
             with CLINGO_LOCK:
                 self.catalogue = load_catalogue(self.rules_dir / "catalogue")
@@ -345,7 +347,7 @@ class Engine:
     def _subject_path(enc: Encoding, subject: Symbol) -> str:
         a = subject.arguments
         if subject.name == "card":
-            ident = enc.card_id.get(a[0].number)
+            ident = enc.card_id.get(a[0].number, f"#{a[0].number}")
             entry = enc.game.by_id.get(ident)
             return entry.path if entry else str(ident)
         if subject.name == "side":
@@ -415,7 +417,7 @@ class Engine:
         sums = [str(g.number) for g in grounds if g.kind == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
         text = text.replace("{sum}", sums[0] if sums else "?")
-        names = [g.name for g in grounds if g.kind == "name"]
+        names = [g.name or "?" for g in grounds if g.kind == "name"]
         text = text.replace("{name}", names[0] if names else "?")
         return Reason(rid, text, source, tuple(g.text() for g in grounds), grounds)
 
@@ -457,6 +459,7 @@ class Engine:
         """The verdict on one action, with reasons when it is forbidden."""
         act = parse_action(action)
         enc, facts, term = self.encode(snapshot, readings, act)
+        assert term is not None                   # a query was given
         return self.read_verdict(enc, self.answer(facts), act, term)
 
     def legal_many(self, snapshots: Iterable[Any], readings: dict[str, str] | None = None,

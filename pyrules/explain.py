@@ -34,32 +34,37 @@ def card_words(game: Game, ident: str) -> str:
 def event_sentence(game: Game, k: int) -> str:
     """What event k of this_turn says, as a sentence ending in ': event k'."""
     ev = game.events[k - 1]
-    kind = ev["event"]
-    if kind == "draw":
-        text = f"{ev.get('player', game.turn_player)} drew for the turn"
-    else:
-        text = f"{card_words(game, ev['card'])} {VERBS.get(kind, kind)}"
-        if kind == "normal_summon" and ev.get("tributes"):
-            text = f"{card_words(game, ev['card'])} was Tribute Summoned"
-        if kind == "set" and ev.get("tributes"):
-            text += " with Tributes"
-        if ev.get("tributes"):
-            text += " (Tributes: " + ", ".join(ev["tributes"]) + ")"
-        if kind == "position_change":
-            text += " by a card effect" if ev.get("how") == "effect" else " manually"
-        if kind == "special_summon" and ev.get("method"):
-            text += f" (method: {ev['method']})"
-        if kind in ("attack", "battle_by_effect") and "target" in ev:
-            text += " directly" if ev["target"] == "direct" else f" on {card_words(game, ev['target'])}"
-        if kind == "control_change":
-            text += f" to {ev['to']}"
-        if "player" in ev and kind != "draw":
-            text += f", by {ev['player']}"
-        text += " this turn"
-        flags = [f for f in ("negated", "replay") if ev.get(f)]
-        if flags:
-            text += f" ({' and '.join('a replay' if f == 'replay' else f for f in flags)})"
+    if ev["event"] == "draw":
+        return f"{ev.get('player', game.turn_player)} drew for the turn: event {k}"
+    text = _event_words(game, ev)
+    if "player" in ev:
+        text += f", by {ev['player']}"
+    text += " this turn"
+    flags = [f for f in ("negated", "replay") if ev.get(f)]
+    if flags:
+        text += f" ({' and '.join('a replay' if f == 'replay' else f for f in flags)})"
     return f"{text}: event {k}"
+
+
+def _event_words(game: Game, ev: dict) -> str:
+    """The card of an event (not a draw) and what happened to it, with the event's details."""
+    kind, tributes = ev["event"], ev.get("tributes")
+    text = f"{card_words(game, ev['card'])} {VERBS.get(kind, kind)}"
+    if kind == "normal_summon" and tributes:
+        text = f"{card_words(game, ev['card'])} was Tribute Summoned"
+    if kind == "set" and tributes:
+        text += " with Tributes"
+    if tributes:
+        text += " (Tributes: " + ", ".join(tributes) + ")"
+    if kind == "position_change":
+        text += " by a card effect" if ev.get("how") == "effect" else " manually"
+    if kind == "special_summon" and ev.get("method"):
+        text += f" (method: {ev['method']})"
+    if kind in ("attack", "battle_by_effect") and "target" in ev:
+        text += " directly" if ev["target"] == "direct" else f" on {card_words(game, ev['target'])}"
+    if kind == "control_change":
+        text += f" to {ev['to']}"
+    return text
 
 
 def ground_sentence(game: Game, g: Evidence) -> str:

@@ -69,111 +69,126 @@ _LIB_FUNCTIONS = ("clingo_backend_add_atom", "clingo_backend_rule", "clingo_symb
                   "clingo_program_builder_add")
 
 
+class _Buffers:
+    """The C buffers of the fast path, allocated once per thread (cffi releases the GIL)."""
+    __slots__ = ("atom", "sym", "out", "name", "args", "size", "buf", "num")
+
+    def __init__(self, new: Callable[[str], Any]) -> None:
+        self.atom = new("clingo_atom_t[1]")
+        self.sym = new("clingo_symbol_t[1]")
+        self.out = new("clingo_symbol_t[1]")
+        self.name = new("char const**")
+        self.args = new("clingo_symbol_t const**")
+        self.size = new("size_t*")
+        self.buf = new("clingo_symbol_t[64]")
+        self.num = new("int*")
+
+
 def _fast(internal: ModuleType) -> SimpleNamespace:
     """The fast path over clingo's cffi layer `internal`; AttributeError names the first
     private name that is missing."""
-    _ffi, _lib, _handle_error = internal._ffi, internal._lib, internal._handle_error
+    ffi, lib, handle_error = internal._ffi, internal._lib, internal._handle_error
     for name in _LIB_FUNCTIONS:
-        getattr(_lib, name)
-    _empty, _string, _new = _ffi.NULL, _ffi.string, _ffi.new
-    _add_atom, _rule = _lib.clingo_backend_add_atom, _lib.clingo_backend_rule
-    _sym_name, _sym_args = _lib.clingo_symbol_name, _lib.clingo_symbol_arguments
-    _create, _create_number = _lib.clingo_symbol_create_function, _lib.clingo_symbol_create_number
-    _sym_number, _builder_add = _lib.clingo_symbol_number, _lib.clingo_program_builder_add
-    _public_function = clingo.Function
-    names: dict[bytes, str] = {}
-    name_at: dict[Any, str] = {}        # clingo's interned name pointer -> str (names are never freed)
-    raw_names: dict[str, bytes] = {}
-    local = threading.local()           # cffi releases the GIL in C calls: buffers are per thread
+        getattr(lib, name)
+    new = ffi.new
+    local = threading.local()
 
-    class Buffers:
-        __slots__ = ("atom", "sym", "out", "name", "args", "size", "buf", "num")
-
-        def __init__(self) -> None:
-            self.atom = _new("clingo_atom_t[1]")
-            self.sym = _new("clingo_symbol_t[1]")
-            self.out = _new("clingo_symbol_t[1]")
-            self.name = _new("char const**")
-            self.args = _new("clingo_symbol_t const**")
-            self.size = _new("size_t*")
-            self.buf = _new("clingo_symbol_t[64]")
-            self.num = _new("int*")
-
-    def buffers() -> Buffers:
+    def buffers() -> _Buffers:
         try:
             return local.b
         except AttributeError:
-            b = local.b = Buffers()
+            b = local.b = _Buffers(new)
             return b
 
+    return SimpleNamespace(**_fast_symbols(lib, handle_error, buffers), **_fast_program(ffi, lib, handle_error, buffers),
+                           **_fast_readers(ffi, lib, handle_error, buffers), symbol_key=lambda sym: sym._rep)
+
+
+def _fast_symbols(lib: Any, handle_error: Any, buffers: Callable[[], _Buffers]) -> dict[str, Any]:
+    """Function and Number without the per-call allocations."""
+    create, create_number = lib.clingo_symbol_create_function, lib.clingo_symbol_create_number
+    public_function = clingo.Function
+    raw_names: dict[str, bytes] = {}
+
     def Function(name: str, arguments: Sequence[Symbol] = (), positive: bool = True) -> Symbol:  # noqa: N802
-        """clingo.Function without the per-call allocations."""
         raw = raw_names.get(name)
         if raw is None:
             raw = raw_names[name] = name.encode()
         n = len(arguments)
         if n >= 63:
-            return _public_function(name, arguments, positive)
+            return public_function(name, arguments, positive)
         b = buffers()
         buf, out = b.buf, b.out
         for i in range(n):
             buf[i] = arguments[i]._rep
-        if not _create(raw, buf, n, positive, out):
-            _handle_error(False)
+        if not create(raw, buf, n, positive, out):
+            handle_error(False)
         return Symbol(out[0])
 
     def Number(number: int) -> Symbol:  # noqa: N802
-        """clingo.Number without the per-call allocation."""
         out = buffers().out
-        _create_number(number, out)
+        create_number(number, out)
         return Symbol(out[0])
 
+    return {"Function": Function, "Number": Number}
+
+
+def _fast_program(ffi: Any, lib: Any, handle_error: Any, buffers: Callable[[], _Buffers]) -> dict[str, Any]:
+    """Replaying parsed statements and adding facts, one C call each."""
+    empty = ffi.NULL
+    add_atom, rule, builder_add = lib.clingo_backend_add_atom, lib.clingo_backend_rule, lib.clingo_program_builder_add
+
     def add_statements(builder, statements: Sequence) -> None:
-        """Replay parsed AST statements into a ProgramBuilder."""
         rep = builder._rep
         for stmt in statements:
-            if not _builder_add(rep, stmt._rep):
-                _handle_error(False)
+            if not builder_add(rep, stmt._rep):
+                handle_error(False)
 
     def add_facts(backend, symbols: Iterable[Symbol]) -> None:
-        """Every symbol becomes a fact of the program."""
         b = buffers()
         rep, atom, sym = backend._rep, b.atom, b.sym
         for s in symbols:
             sym[0] = s._rep
-            if not (_add_atom(rep, sym, atom) and _rule(rep, False, atom, 1, _empty, 0)):
-                _handle_error(False)
+            if not (add_atom(rep, sym, atom) and rule(rep, False, atom, 1, empty, 0)):
+                handle_error(False)
+
+    return {"add_statements": add_statements, "add_facts": add_facts}
+
+
+def _fast_readers(ffi: Any, lib: Any, handle_error: Any, buffers: Callable[[], _Buffers]) -> dict[str, Any]:
+    """Reading a symbol's name and arguments, and a batch's answer split by snapshot number."""
+    string = ffi.string
+    sym_name, sym_args, sym_number = lib.clingo_symbol_name, lib.clingo_symbol_arguments, lib.clingo_symbol_number
+    names: dict[bytes, str] = {}
+    name_at: dict[Any, str] = {}        # clingo's interned name pointer -> str (names are never freed)
 
     def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
-        """The name and the arguments of a function symbol."""
         b = buffers()
         rep = sym._rep
-        _sym_name(rep, b.name)
-        raw = _string(b.name[0])
+        sym_name(rep, b.name)
+        raw = string(b.name[0])
         name = names.get(raw)
         if name is None:
             name = names[raw] = raw.decode()
-        _sym_args(rep, b.args, b.size)
+        sym_args(rep, b.args, b.size)
         arr, n = b.args[0], b.size[0]
         return name, [Symbol(arr[i]) for i in range(n)]
 
     def split_by_first(symbols: Iterable[Symbol]) -> Split:
-        """Function symbols whose first argument is a number K, grouped by K and then by
-        (name, number of other arguments): a batch's answer split by snapshot number."""
         b = buffers()
         namep, argsp, size, num = b.name, b.args, b.size, b.num
         out: Split = {}
         for s in symbols:
             rep = s._rep
-            _sym_name(rep, namep)
+            sym_name(rep, namep)
             ptr = namep[0]
             name = name_at.get(ptr)
             if name is None:
-                name = name_at[ptr] = _string(ptr).decode()
-            _sym_args(rep, argsp, size)
+                name = name_at[ptr] = string(ptr).decode()
+            sym_args(rep, argsp, size)
             arr, n = argsp[0], size[0]
-            if not _sym_number(arr[0], num):
-                _handle_error(False)
+            if not sym_number(arr[0], num):
+                handle_error(False)
             by = out.get(num[0])
             if by is None:
                 by = out[num[0]] = {}
@@ -184,12 +199,7 @@ def _fast(internal: ModuleType) -> SimpleNamespace:
             got.append([Symbol(arr[i]) for i in range(1, n)])
         return out
 
-    def symbol_key(sym: Symbol) -> Any:
-        return sym._rep
-
-    return SimpleNamespace(Function=Function, Number=Number, add_statements=add_statements,
-                           add_facts=add_facts, name_args=name_args, split_by_first=split_by_first,
-                           symbol_key=symbol_key)
+    return {"name_args": name_args, "split_by_first": split_by_first}
 
 
 def _self_test(fast: SimpleNamespace, public: SimpleNamespace) -> None:

@@ -19,11 +19,10 @@ Only the file format is interpreted here; nothing about the game's rules is deci
 """
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import yaml
 
@@ -32,7 +31,7 @@ from .effects import LEGACY
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
 from .paths import facts_dir
-from .patterns import Derived, derive
+from .patterns import Derived, Pattern, derive
 from .schema import ATTRIBUTES, CARD_SCHEMA
 
 # ---- YGOPro cards.cdb (datas.type bit flags: ../shared/data/README.md) ----------
@@ -87,7 +86,7 @@ def _card_type(bits: int) -> str | None:
     return None
 
 
-def cdb_card(code: int, name: str, bits: int, atk: int, df: int, level: int, race: int, attribute: int,
+def cdb_card(code: int, name: str, bits: int, atk: int, df: int, level: int, race: int, attribute: int,  # noqa: C901  (to split into named steps: issue 15)
              source: str) -> dict | str:
     """One datas/texts row in the card schema, or a string saying why it was left out."""
     kind = _card_type(bits)
@@ -189,7 +188,7 @@ UNSUPPORTED_WORDS = ("XYZ", "Xyz", "Link", "Pendulum", "Skill")
 RACE_NAMES = {r for r in CARD_SCHEMA["properties"]["type"]["enum"]}
 
 
-def ygoprodeck_card(item: dict, source: str) -> dict | str:
+def ygoprodeck_card(item: dict, source: str) -> dict | str:  # noqa: C901  (to split into named steps: issue 15)
     name, type_text = item.get("name"), item.get("type")
     if not isinstance(name, str) or not name or not isinstance(type_text, str):
         return "needs a name and a type"
@@ -201,10 +200,10 @@ def ygoprodeck_card(item: dict, source: str) -> dict | str:
         card["passcode"] = item["id"]
     if "Spell" in words:
         card["kind"] = "spell"
-        card["spell_type"] = SPELL_RACES.get(item.get("race"), "normal")
+        card["spell_type"] = SPELL_RACES.get(str(item.get("race")), "normal")
     elif "Trap" in words and "Monster" not in words:
         card["kind"] = "trap"
-        card["trap_type"] = TRAP_RACES.get(item.get("race"), "normal")
+        card["trap_type"] = TRAP_RACES.get(str(item.get("race")), "normal")
     else:
         card["kind"] = "monster"
         level = item.get("level")
@@ -320,12 +319,14 @@ def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | N
     return record
 
 
-def apply_texts(result: ImportResult, overlay: dict[str, dict]) -> ImportResult:
-    """Each card's effects: those the patterns derive from its text, unless the overlay curates
-    the card (its effects win); the overlay's frame flag; `unmodelled` where a relevant
-    sentence is read by neither; and the audit record."""
+def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None
+                ) -> ImportResult:
+    """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
+    unless the overlay curates the card (its effects win); the overlay's frame flag;
+    `unmodelled` where a relevant sentence is read by neither; and the audit record."""
+    patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
-        derived = derive(result.texts.get(card["name"], ""))
+        derived = derive(result.texts.get(card["name"], ""), patterns)
         if derived.problems:
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
         props = overlay.get(card["name"]) or {}
@@ -340,8 +341,8 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict]) -> ImportResult:
             card["unmodelled"] = props["unmodelled"]
         elif derived.unread and "effects" not in props:
             card["unmodelled"] = _verdict_why(derived)
-        if "note" in props:
-            card["note"] = props["note"]
+        # the overlay's `note` (the text or ruling an entry rests on) stays in the overlay: the
+        # imported cards carry facts, not card texts
         if props:
             result.overlaid.append(card["name"])
         record = audit_record(card, derived, props)
@@ -356,8 +357,10 @@ def apply_overlay(result: ImportResult, overlay: dict[str, dict]) -> ImportResul
 
 
 # ---- entry points ------------------------------------------------------------------
-def import_cards(path: str | Path, overlay: dict[str, dict] | None = None) -> ImportResult:
-    """Read a card pool file (format sniffed from its content) into the card schema."""
+def import_cards(path: str | Path, overlay: dict[str, dict] | None = None,
+                 patterns: Iterable[Pattern] | None = None) -> ImportResult:
+    """Read a card pool file (format sniffed from its content) into the card schema, with the
+    effects the text patterns (default: facts/patterns/) and the overlay (default: facts/overlay/) give."""
     path = Path(path)
     try:
         head = path.open("rb").read(16)
@@ -383,7 +386,7 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None) -> Im
             return ImportResult(list(cards), path.name)     # pyrules cards already carry their properties
     if not result.cards:
         raise _bad(path, "the file holds no card")
-    return apply_texts(result, load_overlay() if overlay is None else overlay)
+    return apply_texts(result, load_overlay() if overlay is None else overlay, patterns)
 
 
 def load_card_pool(path: str | Path) -> CardDB:

@@ -139,136 +139,168 @@ class _Normaliser:
         return self.cards[ref]
 
     def game(self, collect: bool = False) -> Game:
+        """The Game the snapshot describes, step by step; with collect, a Game that keeps the
+        problems found when they still leave a game to encode (else InvalidInput)."""
         raw = self.raw
         players_raw = raw.get("players") or {}
+        players, turn_player = self._players(players_raw)
+        fatal = bool(self.problems)       # without two players and a turn player there is no game to encode
+        phase = raw.get("phase", "main1")
+        step = raw.get("battle_step", "battle" if phase == "battle" else None)
+        self.by_id: dict[str, Entry] = {}
+        entries = self._unique(self._entries(players, players_raw))
+        for e in entries:
+            if e.equipped_to is not None and not self.ref(e.equipped_to, f"{e.path}.equipped_to"):
+                e.equipped_to = None
+        chain = [c for n, c in enumerate(_list(raw.get("chain"))) if self.ref(c, f"chain[{n}]")]
+        events, gone_ids = self._events(players)
+        effects = [eff for n, eff in enumerate(_list(raw.get("effects"))) if self._effect(eff, f"effects[{n}]", players)]
+        attack = self._attack(raw.get("attack"))
+        readings = self._readings()
+        if self.problems and (fatal or not collect):
+            raise InvalidInput(self.problems)
+        return Game(problems=list(self.problems), raw=raw, turn=raw.get("turn", 3), turn_player=turn_player, phase=phase,
+                    battle_step=step, battle_step_given="battle_step" in raw, chain=chain, readings=readings,
+                    players=players,
+                    life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
+                    deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
+                    entries=entries, events=events, attack=attack, by_id=self.by_id, gone_ids=gone_ids,
+                    effects=effects)
+
+    def _players(self, players_raw: dict) -> tuple[list[str], str]:
+        """The two player keys and the turn player."""
         players = list(players_raw)
         if len(players) != 2:
             self.bad("players", f"exactly two players are needed, got {len(players)}")
-        turn_player = raw.get("turn_player", "A" if "A" in players or not players else players[0])
+        turn_player = self.raw.get("turn_player", "A" if "A" in players or not players else players[0])
         if players and turn_player not in players:
             self.bad("turn_player", f"{turn_player!r} is not one of the players ({', '.join(players)})")
-        fatal = bool(self.problems)       # without two players and a turn player there is no game to encode
-        phase = raw.get("phase", "main1")
-        step_given = "battle_step" in raw
-        step = raw.get("battle_step", "battle" if phase == "battle" else None)
+        return players, turn_player
 
+    def _entries(self, players: list[str], players_raw: dict) -> list[Entry]:
+        """Every card in every zone of both players, in order."""
         entries: list[Entry] = []
         for p in players:
             side = players_raw[p] or {}
             for key, zone in ZONES.items():
                 items = side.get(key)
-                if items is None:
-                    continue
-                if key == "field_spell":
+                if key == "field_spell" and items is not None:
                     items = [items]
-                if not isinstance(items, list):       # the schema check has said what it should be
-                    continue
-                for n, item in enumerate(items):
-                    path = f"players.{p}.{key}" + ("" if key == "field_spell" else f"[{n}]")
-                    if isinstance(item, str):
-                        item = {"id": f"{p}.{key}.{n + 1}", "card": item}
-                    owner = item.get("owner", p)
-                    if owner not in players:
-                        self.bad(f"{path}.owner", f"{owner!r} is not one of the players")
-                        owner = p
-                    entries.append(Entry(
-                        id=item["id"], card=self.card(item["card"], f"{path}.card"), player=p, zone=zone,
-                        slot=n, path=path, owner=owner, position=item.get("position"),
-                        face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
-                        equipped_to=item.get("equipped_to"), properly_summoned=item.get("properly_summoned", False),
-                        current=tuple((k, item[k]) for k in ("atk", "def", "level") if k in item)))
+                if isinstance(items, list):       # else the schema check has said what it should be
+                    entries += [self._entry(p, key, zone, n, item, players) for n, item in enumerate(items)]
+        return entries
 
-        by_id: dict[str, Entry] = {}
+    def _entry(self, p: str, key: str, zone: str, n: int, item: Any, players: list[str]) -> Entry:
+        path = f"players.{p}.{key}" + ("" if key == "field_spell" else f"[{n}]")
+        if isinstance(item, str):
+            item = {"id": f"{p}.{key}.{n + 1}", "card": item}
+        owner = item.get("owner", p)
+        if owner not in players:
+            self.bad(f"{path}.owner", f"{owner!r} is not one of the players")
+            owner = p
+        return Entry(
+            id=item["id"], card=self.card(item["card"], f"{path}.card"), player=p, zone=zone,
+            slot=n, path=path, owner=owner, position=item.get("position"),
+            face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
+            equipped_to=item.get("equipped_to"), properly_summoned=item.get("properly_summoned", False),
+            current=tuple((k, item[k]) for k in ("atk", "def", "level") if k in item))
+
+    def _unique(self, entries: list[Entry]) -> list[Entry]:
+        """The entries with a usable id (not reserved, not taken), indexed in self.by_id."""
         kept: list[Entry] = []
         for e in entries:
             if e.id in RESERVED_IDS:
                 self.bad(f"{e.path}.id", f"the id {e.id!r} is reserved")
-            elif e.id in by_id:
-                self.bad(f"{e.path}.id", f"duplicate id {e.id!r} (also at {by_id[e.id].path})")
+            elif e.id in self.by_id:
+                self.bad(f"{e.path}.id", f"duplicate id {e.id!r} (also at {self.by_id[e.id].path})")
             else:
-                by_id[e.id] = e
+                self.by_id[e.id] = e
                 kept.append(e)
-        entries = kept
+        return kept
 
-        def ref(value: str, path: str, allow_direct: bool = False, gone: bool = False) -> bool:
-            if allow_direct and value == "direct":
-                return True
-            if value not in by_id and not gone:
-                self.bad(path, f"no card with id {value!r} in the snapshot")
-                return False
+    def ref(self, value: str, path: str, allow_direct: bool = False, gone: bool = False) -> bool:
+        """Whether an id names a card of the snapshot (or direct, or a card gone); else a problem."""
+        if allow_direct and value == "direct":
             return True
+        if value not in self.by_id and not gone:
+            self.bad(path, f"no card with id {value!r} in the snapshot")
+            return False
+        return True
 
-        for e in entries:
-            if e.equipped_to is not None and not ref(e.equipped_to, f"{e.path}.equipped_to"):
-                e.equipped_to = None
-        chain = [c for n, c in enumerate(_list(raw.get("chain"))) if ref(c, f"chain[{n}]")]
-
-        events = []
+    def _events(self, players: list[str]) -> tuple[list[dict], list[str]]:
+        """This turn's events that can be read (a broken one is left out), and the ids of the
+        cards gone that they name."""
+        events: list[dict] = []
         gone_ids: list[str] = []
-        for n, ev in enumerate(_list(raw.get("this_turn"))):
+        for n, ev in enumerate(_list(self.raw.get("this_turn"))):
             path = f"this_turn[{n}]"
             before = len(self.problems)
             ev = dict(ev)
-            gone = ev.get("gone", False)
-            kind = ev["event"]
-            if kind != "draw" and "card" not in ev:
-                self.bad(f"{path}.card", "is required")
-            if kind == "position_change" and "how" not in ev:
-                self.bad(f"{path}.how", "is required for a position_change (manual or effect)")
-            if kind == "attack" and "target" not in ev:
-                self.bad(f"{path}.target", "is required for an attack (an id or direct)")
-            if kind == "control_change" and "to" not in ev:
-                self.bad(f"{path}.to", "is required for a control_change")
-            for key in ("player", "to"):
-                if key in ev and ev[key] not in players:
-                    self.bad(f"{path}.{key}", f"{ev[key]!r} is not one of the players")
-            ids = ([("card", ev["card"])] if "card" in ev else []) + \
-                  ([("target", ev["target"])] if "target" in ev else []) + \
-                  [(f"tributes[{i}]", t) for i, t in enumerate(_list(ev.get("tributes")))]
-            for key, value in ids:
-                ref(value, f"{path}.{key}", allow_direct=(key == "target"), gone=gone)
+            ids = self._event_problems(ev, path, players)
             if len(self.problems) > before:      # a broken event is left out (collect=True)
                 continue
-            for key, value in ids:
-                if gone and value not in by_id and value != "direct" and value not in gone_ids:
+            for _, value in ids if ev.get("gone", False) else ():
+                if value not in self.by_id and value != "direct" and value not in gone_ids:
                     gone_ids.append(value)
             ev["path"] = path
             events.append(ev)
+        return events, gone_ids
 
-        effects = []
-        for n, eff in enumerate(_list(raw.get("effects"))):
-            path = f"effects[{n}]"
-            before = len(self.problems)
-            for p, m in entry_problems(eff, path, applied=True):
-                self.bad(p, m)
-            if len(self.problems) > before:
-                continue
-            about = effect_kind(eff["effect"]).about
-            if about == "card":
-                if "player" in eff or not eff.get("cards"):
-                    self.bad(f"{path}.cards", f"{eff['effect']} applies to cards: list their ids in cards")
-                for i, ident in enumerate(_list(eff.get("cards"))):
-                    if ref(ident, f"{path}.cards[{i}]") and by_id[ident].zone != "monster_zone":
-                        self.bad(f"{path}.cards[{i}]", f"{ident!r} is not a monster on the field")
-            else:
-                if "cards" in eff or "player" not in eff:
-                    self.bad(f"{path}.player", f"{eff['effect']} applies to a player: name the player")
-                elif eff["player"] not in players:
-                    self.bad(f"{path}.player", f"{eff['player']!r} is not one of the players")
-            if len(self.problems) == before:
-                effects.append(eff)
+    _EVENT_NEEDS = {"position_change": ("how", "is required for a position_change (manual or effect)"),
+                    "attack": ("target", "is required for an attack (an id or direct)"),
+                    "control_change": ("to", "is required for a control_change")}
 
-        attack = raw.get("attack")
-        if attack is not None:
-            ok = [ref(attack["attacker"], "attack.attacker"), ref(attack["target"], "attack.target", allow_direct=True)]
-            ok += [ref(t, f"attack.targets_at_declaration[{i}]")
-                   for i, t in enumerate(_list(attack["targets_at_declaration"]))]
-            if not all(ok):
-                attack = None
+    def _event_problems(self, ev: dict, path: str, players: list[str]) -> list[tuple[str, str]]:
+        """The problems of one event (reported), and the (key, id) pairs it names."""
+        kind = ev["event"]
+        if kind != "draw" and "card" not in ev:
+            self.bad(f"{path}.card", "is required")
+        need = self._EVENT_NEEDS.get(kind)
+        if need and need[0] not in ev:
+            self.bad(f"{path}.{need[0]}", need[1])
+        for key in ("player", "to"):
+            if key in ev and ev[key] not in players:
+                self.bad(f"{path}.{key}", f"{ev[key]!r} is not one of the players")
+        ids = [(key, ev[key]) for key in ("card", "target") if key in ev]
+        ids += [(f"tributes[{i}]", t) for i, t in enumerate(_list(ev.get("tributes")))]
+        for key, value in ids:
+            self.ref(value, f"{path}.{key}", allow_direct=(key == "target"), gone=ev.get("gone", False))
+        return ids
 
+    def _effect(self, eff: Any, path: str, players: list[str]) -> bool:
+        """Whether an applied effect can be read (its problems reported)."""
+        before = len(self.problems)
+        for p, m in entry_problems(eff, path, applied=True):
+            self.bad(p, m)
+        if len(self.problems) > before:
+            return False
+        if effect_kind(eff["effect"]).about == "card":
+            if "player" in eff or not eff.get("cards"):
+                self.bad(f"{path}.cards", f"{eff['effect']} applies to cards: list their ids in cards")
+            for i, ident in enumerate(_list(eff.get("cards"))):
+                if self.ref(ident, f"{path}.cards[{i}]") and self.by_id[ident].zone != "monster_zone":
+                    self.bad(f"{path}.cards[{i}]", f"{ident!r} is not a monster on the field")
+        elif "cards" in eff or "player" not in eff:
+            self.bad(f"{path}.player", f"{eff['effect']} applies to a player: name the player")
+        elif eff["player"] not in players:
+            self.bad(f"{path}.player", f"{eff['player']!r} is not one of the players")
+        return len(self.problems) == before
+
+    def _attack(self, attack: Any) -> Any:
+        """The attack in progress, or None when it names a card that is not there."""
+        if attack is None:
+            return None
+        ok = [self.ref(attack["attacker"], "attack.attacker"),
+              self.ref(attack["target"], "attack.target", allow_direct=True)]
+        ok += [self.ref(t, f"attack.targets_at_declaration[{i}]")
+               for i, t in enumerate(_list(attack["targets_at_declaration"]))]
+        return attack if all(ok) else None
+
+    def _readings(self) -> dict[str, str]:
+        """The readings chosen in the snapshot, then by --reading (which wins)."""
         readings = {}
         given = {k: ("true" if v is True else "false" if v is False else v)
-                 for k, v in (raw.get("readings") or {}).items()}
+                 for k, v in (self.raw.get("readings") or {}).items()}
         for origin, values in (("readings", given), ("--reading", self.overrides)):
             for name, value in values.items():
                 path = f"{origin}.{name}" if origin == "readings" else f"--reading {name}"
@@ -278,15 +310,8 @@ class _Normaliser:
                     self.bad(path, f"unknown value {value!r} (one of: {', '.join(self.known_readings[name])})")
                 else:
                     readings[name] = value
+        return readings
 
-        if self.problems and (fatal or not collect):
-            raise InvalidInput(self.problems)
-        return Game(problems=list(self.problems), raw=raw, turn=raw.get("turn", 3), turn_player=turn_player, phase=phase,
-                    battle_step=step, battle_step_given=step_given, chain=chain, readings=readings,
-                    players=players,
-                    life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
-                    deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
-                    entries=entries, events=events, attack=attack, by_id=by_id, gone_ids=gone_ids, effects=effects)
 
 
 def _list(value: Any) -> list:

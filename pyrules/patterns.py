@@ -111,10 +111,14 @@ TOPICS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for nam
                  r"\bas 2 tributes\b|\bwith 1 tribute\b|\bwithout tribut"],
     "attacks": [r"\b(?:cannot|can't|can|may|must|unless|only)\b(?: \w+){0,3} (?:attack|declare an attack)\b",
                 r"\battacks? (?:directly|twice|all|each|again|every)\b|\bsecond attack\b|\b2 attacks\b",
-                r"\b(?:targeted|selected|target|select)\b(?: \w+){0,4} (?:for|as an?) attacks?\b(?: target)?"],
+                r"\b(?:targeted|selected|target|select)\b(?: [\w'-]+){0,6} (?:for|as an?) (?:its |their )?attacks?\b",
+                r"\bcannot be attacked\b|\bto declare an attack\b|\bcannot be an attack target\b"],
     "battle positions": [
-        r"\b(?:cannot|can't|must|only)\b.*\b(?:change|switch)\w* (?:its |their |the |this card's |battle )*positions?\b",
-        r"\b(?:cannot|can't|must)\b.*\b(?:placed|summoned|set) in (?:face-(?:up|down) )?(?:attack|defense) position\b"],
+        r"\b(?:cannot|can't|must|only)\b.*\b(?:change|switch)\w* (?:its |their |the |this |this card's |battle )*"
+        r"positions?\b",
+        r"\bpositions? (?:cannot|can't) be changed\b|\bmust (?:remain|stay) in (?:this|that|its) position\b",
+        r"\b(?:cannot|can't|must)\b.*\b(?:placed?|summoned|set) (?:it )?in (?:face-(?:up|down) )?(?:attack|defense) "
+        r"position\b"],
 }.items()}
 ACTIVATION = re.compile(r"\b(?:cannot|can't) (?:activate|use) (?:this|the|its) (?:effect|card)\b", re.I)
 TRIGGER = re.compile(r"^(?:when|if|after|during|once per turn|each time)\b[^:]*:\s*(?P<rest>.*)$", re.I)
@@ -152,6 +156,19 @@ def _fill(value: Any, match: re.Match) -> Any:
     return value
 
 
+def _entries_problems(entries: Any, where: str, applied: bool) -> list[Problem]:
+    """The problems of a pattern's list of effect entries (those filled from groups are
+    checked when the pattern fires)."""
+    if not isinstance(entries, list):
+        return [Problem(where, "a list of entries")]
+    out = []
+    for i, e in enumerate(entries or ()):
+        if isinstance(e, dict) and any("{" in str(v) for v in e.values()):
+            continue
+        out += [Problem(p, m) for p, m in entry_problems(e, f"{where}[{i}]", applied=applied)]
+    return out
+
+
 def _problems_of(item: Any, where: str) -> list[Problem]:
     if not isinstance(item, dict):
         return [Problem(where, "expected a mapping (id, regex, effects, matches, near_misses)")]
@@ -162,13 +179,7 @@ def _problems_of(item: Any, where: str) -> list[Problem]:
     if item.get("frame") is not None and item["frame"] not in FRAMES:
         out.append(Problem(f"{where}.frame", f"one of {', '.join(FRAMES)}"))
     for key in ("effects", "leaves"):
-        if not isinstance(item.get(key, []), list):
-            out.append(Problem(f"{where}.{key}", "a list of entries"))
-            continue
-        for i, e in enumerate(item.get(key) or ()):
-            if isinstance(e, dict) and any("{" in str(v) for v in e.values()):
-                continue                     # filled from groups: checked when it fires
-            out += [Problem(p, m) for p, m in entry_problems(e, f"{where}.{key}[{i}]", applied=key == "leaves")]
+        out += _entries_problems(item.get(key, []), f"{where}.{key}", applied=key == "leaves")
     if not isinstance(item.get("effects"), list):
         out.append(Problem(f"{where}.effects", "is required (a list of entries, [] when covered_by says why)"))
     elif not (item["effects"] or item.get("leaves") or item.get("frame") or item.get("covered_by")):

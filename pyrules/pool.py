@@ -3,8 +3,11 @@
 tools/build_pool.py imports ../shared/data/goat-format-en.cdb with the text patterns and
 the curated overlay (pyrules/importers.py) and writes, with `pool_files`:
   facts/goat/cards.jsonl   the cards' facts (names, passcodes, stats, frames, effects,
-                           `unmodelled`), no card text: a first line {"names": [...]},
-                           then one card's JSON per line (pyrules/cards.py reads it lazily)
+                           `unmodelled`), no card text, with the rulings' cards of
+                           facts/cards.yaml in place of the imported ones (and after them,
+                           those no database holds): a first line {"names": [...]}, then
+                           one card's JSON per line (pyrules/cards.py reads it lazily; the
+                           default card database is this file alone)
   facts/goat/audit.json    the audit computed at build time (`audit`), which
                            `pyrules cards audit` prints without a PATH.
 """
@@ -15,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .cards import POOL_FILE
+from .cards import POOL_FILE, CardDB
 from .importers import ImportResult, import_cards
 from .paths import facts_dir
 
@@ -54,12 +57,21 @@ def pool_cards(result: ImportResult) -> list[dict]:
     return list(seen.values())
 
 
+def with_curated(cards: list[dict], curated: list[dict]) -> list[dict]:
+    """The pool's cards with the rulings' cards (facts/cards.yaml) over them: a curated card
+    replaces the imported one of its name; those the pool lacks come last."""
+    by_name = {c["name"]: c for c in curated}
+    out = [by_name.pop(c["name"], c) for c in cards]
+    return out + list(by_name.values())
+
+
 def pool_files(cdb: str | Path) -> dict[str, str]:
-    """The shipped files (path under facts/ -> text) built from a cards.cdb."""
+    """The shipped files (path under facts/ -> text) built from a cards.cdb and facts/cards.yaml."""
     result = import_cards(cdb)
-    cards = pool_cards(result)
+    curated = CardDB.from_file(facts_dir() / "cards.yaml")
+    cards = with_curated(pool_cards(result), [curated[n] for n in curated])
     head = {"names": [c["name"] for c in cards], "source": Path(cdb).name, "built_by": "tools/build_pool.py",
-            "note": "facts, not card texts; facts/cards.yaml wins for the cards it holds"}
+            "note": "facts, not card texts; the cards of facts/cards.yaml replace the imported ones"}
     lines = [json.dumps(head, ensure_ascii=False)] + [json.dumps(c, ensure_ascii=False) for c in cards]
     return {POOL_FILE: "\n".join(lines) + "\n",
             AUDIT_FILE: json.dumps(audit(result), ensure_ascii=False, indent=1) + "\n"}

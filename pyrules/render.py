@@ -94,3 +94,56 @@ def print_reasons(items, width: int | None = None) -> None:
     """The reasons as a table that fits the terminal (long texts and sources wrapped)."""
     rows = [[k, t, s] for k, (t, s) in items]
     click.echo(_table(rows, ["reason id", "text", "source"], width or terminal_width()))
+
+
+def print_audit(report: dict) -> None:
+    """`pyrules cards audit`: each card whose text speaks of Summons, Tributes, attacks or battle
+    positions, with its effects (derived or curated) or why it is not modelled; then the counts."""
+    from .effects import entry_text
+    from .pool import effects_of
+    rows = []
+    for name, r in report["records"].items():
+        how = "curated" if "curated" in r else "derived"
+        effects = [entry_text(e) for e in effects_of(r)] + [f"leaves {entry_text(e)}" for e in r.get("leaves", ())]
+        modelled = f"{how}: {', '.join(effects)}" if effects else \
+            f"read by {', '.join(r['read_by'])}" if r.get("read_by") else "-"
+        if "unmodelled" in r:
+            rows.append([name, ", ".join(r["speaks_of"]) or "-", f"NOT MODELLED: {r['unmodelled']}",
+                         modelled if effects else ""])
+        else:
+            rows.append([name, ", ".join(r["speaks_of"]) or "-", modelled, ""])
+    if rows:
+        click.echo(_table(rows, ["card", "speaks of", "effects, or why not modelled", "partly modelled by"]))
+    kinds = [[k, str(n)] for k, n in report["per_kind"].items()]
+    kinds += [[f"{k} (left behind)", str(n)] for k, n in report.get("left_behind_per_kind", {}).items()]
+    if kinds:
+        click.echo("")
+        click.echo(_table(kinds, ["effect kind", "cards"]))
+    share = f"{report['share_modelled']:.1%}"
+    click.echo(f"\n{report['source']}: {report['cards']} cards; {report['touching']} speak of Summons, Tributes, "
+               f"attacks or battle positions (or carry an effect); {report['modelled']} of them modelled ({share}), "
+               f"{report['from_overlay']} by the curated overlay.")
+
+
+def _type_text(t) -> str:
+    return "|".join(t) if isinstance(t, list) else str(t)
+
+
+def print_effects(voc) -> None:
+    """`pyrules effects`: the kinds, then the filters and conditions."""
+    for k in voc.kinds.values():
+        args = ", ".join(f"{a.name}: {_type_text(a.type)}" for a in k.args)
+        click.echo(f"{k.name}({args})" if args else k.name)
+        click.echo(f"  {k.meaning}")
+        where = "a player" if k.about == "player" else "a card"
+        printed = "; printed: works wherever the card is" if k.printed == "anywhere" else ""
+        legacy = f"; older card key: {k.legacy}" if k.legacy else ""
+        click.echo(f"  applies to {where}{printed}{legacy}")
+        for a in k.args:
+            click.echo(f"  {a.name}: {a.meaning}")
+        click.echo(f"  source: {k.source}")
+        click.echo("")
+    for title, items in (("filters (to:)", voc.filters), ("conditions (while:)", voc.conditions)):
+        rows = [[a.name, _type_text(a.type), a.meaning] for a in items.values()]
+        click.echo(_table(rows, [title, "type", "meaning"]))
+        click.echo("")

@@ -25,18 +25,19 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
-from .encode import Encoding, card_facts, const
+from .effects import applied_term, generated_entries, vocabulary
+from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .fastclingo import symbol_key
 from .limits import read_file
-from .model import ZONES
+from .model import ZONES, Game
 from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
 
@@ -66,13 +67,15 @@ class Scope:
     attack: int = 1       # attacks in progress (0 or 1)
     spells: int = 1       # Spell and Trap Cards per side (Spell & Trap Zone)
     field: int = 1        # Field Spells per side (0 or 1)
+    effects: int = 0      # applied effects in the snapshot's effects: (kinds from rules/effects.yaml)
 
-    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells", "field")
+    KEYS = ("monsters", "hand", "graveyard", "events", "extra", "banished", "chain", "attack", "spells", "field",
+            "effects")
     _FAR = "far above any ruling's example: a larger scope grounds for ever"
     LIMITS = {"monsters": (5, "the Monster Zone holds five"), "spells": (5, "the Spell & Trap Zone holds five"),
               "field": (1, "the Field Zone holds one"), "extra": (15, "the Extra Deck holds fifteen"),
               "attack": (1, "one attack is in progress at most"), "hand": (10, _FAR), "graveyard": (10, _FAR),
-              "banished": (10, _FAR), "events": (30, _FAR), "chain": (5, _FAR)}
+              "banished": (10, _FAR), "events": (30, _FAR), "chain": (5, _FAR), "effects": (3, _FAR)}
 
     def __str__(self) -> str:
         return ",".join(f"{k}={getattr(self, k)}" for k in self.KEYS)
@@ -82,7 +85,8 @@ class Scope:
         return (f"up to {self.monsters} monsters, {self.spells} Spell/Trap and {self.field} Field Spell a side; "
                 f"the turn player's hand {self.hand}, Graveyard {self.graveyard}, Extra Deck {self.extra}, "
                 f"banished {self.banished}; up to {self.events} events, {self.chain} on the chain, "
-                f"{min(self.attack, 1)} attack in progress")
+                f"{min(self.attack, 1)} attack in progress" +
+                (f", up to {self.effects} applied effects" if self.effects else ""))
 
     def to_json(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in self.KEYS}
@@ -381,6 +385,16 @@ class _AnswerReader:
                    if any(a[0].number == k for a in self.all(f"event_{flag}"))})
         return ev
 
+    def applied(self, choices: dict[Symbol, tuple[dict, str]]) -> list[dict]:
+        """The snapshot's applied effects (choices: effect term -> (entry, about)), on their cards or player."""
+        to_player = {a[0].number: PLAYER_KEYS[a[1].number] for a in self.all("applied_player")}
+        out = []
+        for k, term in sorted((a[0].number, a[1]) for a in self.all("applied")):
+            cards = sorted(self.card_id[a[1].number] for a in self.all("applied_card") if a[0].number == k)
+            out.append({**choices[term][0], **({"cards": cards} if cards else {}),
+                        **({"player": to_player[k]} if k in to_player else {})})
+        return out
+
     def attack(self) -> dict[str, Any]:
         return {"attacker": self.card_id[self.one("attack_attacker")[0].number],
                 "target": self._value("target", self.one("attack_target")[0]),
@@ -389,12 +403,13 @@ class _AnswerReader:
 
 def fits(zone: str, card: dict) -> bool:
     """Whether a pool card is tried in a zone of the generated snapshots: monsters in the
-    Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps in the Spell &
-    Trap Zone, Field Spells in the Field Zone.  (Where the game lets a card be is still
-    validity.lp's to say: this only keeps the search from trying cards that cannot matter.)"""
+    Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps (and Union
+    monsters, as Equip Cards) in the Spell & Trap Zone, Field Spells in the Field Zone.
+    (Where the game lets a card be is still validity.lp's to say: this only keeps the
+    search from trying cards that cannot matter.)"""
     field_spell = card.get("spell_type") == "field"
     if zone == "spell_trap_zone":
-        return card["kind"] in ("spell", "trap") and not field_spell
+        return card["kind"] in ("spell", "trap") and not field_spell or bool(card.get("union"))
     if zone == "field_zone":
         return field_spell
     return card["kind"] == "monster"
@@ -425,7 +440,7 @@ class Searcher:
 
     # ---- program assembly ------------------------------------------------------
     def _slots(self, scope: Scope) -> list[tuple[int, int, str, int]]:
-        out = []
+        out: list[tuple[int, int, str, int]] = []
         layout = [(1, "monster_zone", scope.monsters), (2, "monster_zone", scope.monsters),
                   (1, "hand", scope.hand), (1, "graveyard", scope.graveyard),
                   (1, "extra_deck", scope.extra), (1, "banished", scope.banished),
@@ -457,9 +472,19 @@ class Searcher:
         facts += [Function("gen_phase", [const(p)]) for p in PHASES]
         facts += [Function("gen_step", [const(s)]) for s in BATTLE_STEPS]
         facts += [Function("gen_chain", [Number(scope.chain)]), Function("gen_attack", [Number(min(scope.attack, 1))])]
+        if scope.effects:
+            facts += [Function("gen_effect_slot", [Number(k)]) for k in range(1, scope.effects + 1)]
+            facts += [Function("gen_effect_kind", [term, const(about)]) for term, (_, about) in
+                      self._applied_choices(names).items()]
         for n, value in self.engine.reading_defaults.items():
             facts.append(Function("reading_default", [const(n), const(value)]))
         return facts, guarded
+
+    @staticmethod
+    def _applied_choices(names) -> dict[Symbol, tuple[dict, str]]:
+        """Effect term -> (entry, card|player) for each applied entry the search may generate."""
+        kinds = vocabulary().kinds
+        return {term_symbol(applied_term(e, names.number)): (e, kinds[e["effect"]].about) for e in generated_entries()}
 
     @staticmethod
     def _action_names() -> str:
@@ -573,7 +598,8 @@ class Searcher:
 
     def _action(self, symbols: list[Symbol], names, card_id: dict[int, str]) -> Action | None:
         """The action a counterexample is about (pick/1), with its card sets; None for none."""
-        enc = Encoding(game=None, names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
+        # decoding needs only the maps back to ids, not a Game
+        enc = Encoding(game=cast(Game, None), names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
         members: dict[Any, list[str]] = {}          # set term (symbol_key) -> card ids
         for s in symbols:
             a = s.arguments
@@ -619,6 +645,9 @@ class Searcher:
         events = [r.event(k, kind) for k, kind in sorted((a[0].number, a[1].name) for a in r.all("event"))]
         if events:
             snap["this_turn"] = events
+        applied = r.applied(self._applied_choices(names)) if "applied" in r.by else []
+        if applied:
+            snap["effects"] = applied
         if "attack_attacker" in r.by:
             snap["attack"] = r.attack()
         return snap, r.card_id
@@ -728,11 +757,12 @@ _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
     ("deck_size", 2), ("event", 2), ("event_card", 2), ("event_player", 2), ("event_how", 2),
     ("event_target", 2), ("event_negated", 1), ("event_replay", 1), ("event_method", 2), ("event_to", 2),
     ("event_tribute", 2), ("attack_attacker", 1), ("attack_target", 1), ("target_at_declaration", 1),
-    ("member", 2), ("member", 3), ("equipped_to", 2)])
+    ("member", 2), ("member", 3), ("equipped_to", 2), ("applied", 2), ("applied_card", 2), ("applied_player", 2)])
 
 
 def case_of(cx: Counterexample, name: str, source: str) -> dict:
     """A ruling case (pyrules/cases.py format) that pins each world's verdict on the action."""
+    assert cx.action is not None, "a case needs the action the counterexample is about"
     checks = []
     for label, w in cx.worlds.items():
         v = w.get("verdict")

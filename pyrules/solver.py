@@ -19,7 +19,7 @@ from .errors import InvalidInput, Problem
 from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args
 
 CLINGO_ARGS = ["--warn=none"]
-BASE = [("base", [])]
+BASE: list[tuple[str, list]] = [("base", [])]
 
 
 class Answer:
@@ -142,11 +142,11 @@ class Program:
             self.ctl.ground([(part, [])])
 
     def optimum(self, deadline: float | None = None,
-                tick: Callable[[bool], None] | None = None) -> tuple[list[Symbol] | None, bool, bool]:
+                tick: Callable[[bool], None] | None = None) -> tuple[Sequence[Symbol] | None, bool, bool]:
         """Solve for the optimal model: (its shown atoms or None, finished, proved optimal).
         Stops cleanly at `deadline` (time.monotonic()); `tick(found_one)` is called about
         four times a second while the search runs."""
-        best: list[Symbol] | None = None
+        best: Sequence[Symbol] | None = None
 
         def on_model(m: clingo.Model) -> None:
             nonlocal best

@@ -26,8 +26,11 @@ def engine():
     return shared()
 
 
-def _cases():
-    for path in sorted((ROOT / "tests" / "cases").glob("*.yaml")):
+CASE_FILES = sorted((ROOT / "tests" / "cases").glob("*.yaml"))
+
+
+def _cases(paths=CASE_FILES):
+    for path in paths:
         for case in load_cases(path):
             yield case, merge(DEFAULTS, case.get("snapshot"))
 
@@ -47,16 +50,18 @@ def test_the_rules_take_a_snapshot_argument(engine):
     assert shared_statements(engine.statements) is not None
 
 
-def test_shared_grounding_lists_what_single_queries_list(engine):
+# one test per case file, so that the work spreads over pytest-xdist's workers
+@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.stem)
+def test_shared_grounding_lists_what_single_queries_list(engine, path):
     """Every ruling case snapshot, judged twice in one grounding, gives legal()'s answer."""
     n = 0
-    for case, snap in _cases():
+    for case, snap in _cases([path]):
         readings = case.get("readings")
         got = Batch(engine, readings).judge_chunk([snap, snap])
         want = _single(lambda: engine.legal(snap, readings))
         assert [_norm(g) for g in got] == [want, want], case["name"]
         n += 1
-    assert n > 10
+    assert n >= 1                     # (all files together: more than 100, see the next test)
 
 
 def test_one_grounding_of_many_different_snapshots_lists_what_single_queries_list(engine):
@@ -97,16 +102,17 @@ def test_every_database_card_fact_can_be_shared(engine):
     assert seen == set(CARD_PREDICATES.items())
 
 
-def test_shared_grounding_gives_the_verdicts_of_single_checks(engine):
+@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.stem)
+def test_shared_grounding_gives_the_verdicts_of_single_checks(engine, path):
     n = 0
-    for case, snap in _cases():
+    for case, snap in _cases([path]):
         for chk in case.get("checks", []):
             readings = {**(case.get("readings") or {}), **(chk.get("readings") or {})}
             got = Batch(engine, readings, chk["action"]).judge_chunk([snap, snap])
             want = _single(lambda: engine.check(snap, chk["action"], readings))
             assert [_norm(g) for g in got] == [want, want], (case["name"], chk["action"])
             n += 1
-    assert n > 10
+    assert n >= 1 or not any(case.get("checks") for case, _ in _cases([path]))
 
 
 def test_legal_many_keeps_order_and_reports_bad_snapshots_in_place(engine):

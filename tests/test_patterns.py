@@ -93,6 +93,13 @@ def test_derive_fills_groups_and_reports_unread_sentences():
      False),
     ("Increase the ATK of all monsters by 300 points.", False),
     ("Other monsters on the field cannot change their battle positions or attack.", True),
+    ("While you control another Fiend-Type monster, this card cannot be attacked.", True),
+    ("You must pay 500 Life Points to declare an attack with this monster.", True),
+    ("Your opponent cannot select a face-down Defense Position monster as an attack target.", True),
+    ("This turn, the original DEF of those monsters becomes 0, also their battle positions cannot be changed.", True),
+    ("If you Normal Summon this card, you must place it in face-down Defense Position.", True),
+    ("Activate only when your opponent declares an attack.", False),
+    ("If the equipped monster attacks a face-down Defense Position monster, it gains 1500 ATK.", False),
 ])
 def test_relevant(sentence, expected):
     assert relevant(sentence) is expected
@@ -109,3 +116,21 @@ def test_bad_pattern_files(tmp_path, text, message):
     (tmp_path / "p.yaml").write_text(text)
     with pytest.raises(InvalidInput, match=message):
         load_patterns(tmp_path)
+
+
+def test_no_two_patterns_give_one_sentence_the_same_kind(texts):
+    """One pattern per wording: two patterns may read one sentence for different kinds (its
+    Summon procedure and its revival restriction), never for the same kind (a copy, or a
+    contradiction)."""
+    kinds = {p.id: {e["effect"] for e in (*p.effects, *p.leaves)} | ({p.frame} if p.frame else set())
+             for p in PATTERNS}
+    clashes = {}
+    for name, ts in texts.items():
+        for t in ts:
+            for s in sentences(t):
+                ids = [p.id for p in PATTERNS if p.regex.search(s)]
+                for i, a in enumerate(ids):
+                    for b in ids[i + 1:]:
+                        if kinds[a] & kinds[b] or not (kinds[a] and kinds[b]):
+                            clashes.setdefault((a, b), set()).add(name)
+    assert clashes == {}, {k: sorted(v) for k, v in clashes.items()}

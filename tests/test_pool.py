@@ -14,6 +14,7 @@ from pyrules import Engine
 from pyrules.cards import POOL_FILE, CardDB, card_problems, read_pool
 from pyrules.cli import main
 from pyrules.effects import card_entries
+from pyrules.importers import import_cards
 from pyrules.pool import AUDIT_FILE, bundled_audit, pool_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,40 +40,60 @@ def test_the_shipped_pool_is_what_the_build_tool_makes():
             f"facts/{rel} is stale: run python tools/build_pool.py"
 
 
+def curated() -> dict[str, dict]:
+    return {c["name"]: c for c in yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text())}
+
+
 def test_every_pool_card_fits_the_card_schema():
-    cards = pool_cards()
-    assert len(cards) == 1784        # 1,788 cards without alternate artworks; same-name Tokens are one card
+    cards, rulings = pool_cards(), curated()
+    # 1,788 Goat cards without alternate artworks; same-name Tokens are one card (1,784); and the
+    # rulings' cards no database holds
+    assert len(cards) == 1784 + len(set(rulings) - {n for n, c in cards.items() if c.get("source") ==
+                                                    "goat-format-en.cdb"})
     problems = [p for name, c in cards.items() for p in card_problems(c, name)]
     assert problems == []
     assert all(c["name"] == n for n, c in cards.items())
-    text = POOL.read_text()
-    assert '"desc"' not in text and "Life Points" not in text and "your opponent" not in text    # facts, not texts
+    imported = [json.dumps(c) for n, c in cards.items() if n not in rulings]
+    assert imported and not any('"note"' in c or "your opponent" in c for c in imported)    # facts, not texts
 
 
-def test_the_rulings_cards_agree_with_the_pool():
-    """facts/cards.yaml wins where both hold a card; both must say the same (but the passcode of
-    a Token several cards make: the pool keeps the first)."""
-    pool = pool_cards()
+def test_the_pool_holds_the_rulings_cards_exactly():
+    """facts/cards.yaml is the source of the rulings' cards: the pool holds each of them as it is
+    there (tools/build_pool.py puts them in), with no database needed to check it."""
+    cards = pool_cards()
+    for name, card in curated().items():
+        assert cards.get(name) == card, f"{name}: facts/goat/cards.jsonl is stale: run python tools/build_pool.py"
+    assert CardDB.from_file(ROOT / "facts" / "cards.yaml")        # duplicate keys, the card schema
+
+
+@pytest.mark.skipif(not GOAT.is_file(), reason="../shared/data/goat-format-en.cdb is absent")
+def test_the_rulings_cards_agree_with_what_the_database_and_patterns_give():
+    """Where the Goat database holds a rulings' card, its import (patterns and overlay applied)
+    says what facts/cards.yaml says (but the passcode of a Token several cards make)."""
+    imported = {}
+    for c in import_cards(GOAT).cards:
+        imported.setdefault(c["name"], c)
     both = 0
-    for card in yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text()):
-        got = pool.get(card["name"])
+    for name, card in curated().items():
+        got = imported.get(name)
         if got is None:
             continue
         both += 1
-        assert {k: got.get(k) for k in PRINTED} == {k: card.get(k) for k in PRINTED}, card["name"]
-        assert sorted(map(json.dumps, card_entries(got))) == sorted(map(json.dumps, card_entries(card))), card["name"]
+        assert {k: got.get(k) for k in PRINTED} == {k: card.get(k) for k in PRINTED}, name
+        assert sorted(map(json.dumps, card_entries(got))) == sorted(map(json.dumps, card_entries(card))), name
         if not card.get("token"):
-            assert got.get("passcode") == card.get("passcode"), card["name"]
+            assert got.get("passcode") == card.get("passcode"), name
     assert both > 100
 
 
 def test_pool_cards_are_parsed_only_when_named():
     db = CardDB.bundled()
     assert len(db) > 1800 and "Guardian Ceal" in db
-    assert len(db.by_name._cards) < 200            # only facts/cards.yaml's cards are parsed
+    assert len(db.by_name._cards) == 0             # nothing parsed until named
     ceal = db["Guardian Ceal"]
     assert ceal is db.get("Guardian Ceal") and ceal["passcode"] and ceal["kind"] == "monster"
-    assert db["Battle Ox"]["source"] == "goat-format-en.cdb"   # cards.yaml's entry (it wins)
+    assert len(db.by_name._cards) == 1
+    assert db["Battle Ox"] == curated()["Battle Ox"]     # the rulings' entry
     assert len(CardDB.bundled(pool=False)) < 200
 
 
@@ -97,3 +118,29 @@ def test_the_bundled_audit_adds_up():
     pool = pool_cards()
     for name, r in records.items():
         assert pool[name].get("unmodelled") == r.get("unmodelled"), name
+
+
+def test_cards_audit_cli(tmp_path):
+    runner = CliRunner()
+    out = runner.invoke(main, ["cards", "audit", "--json"])
+    assert out.exit_code == 0 and json.loads(out.output) == bundled_audit()
+    table = runner.invoke(main, ["cards", "audit"])
+    assert table.exit_code == 0
+    audit = bundled_audit()
+    assert (f"{audit['touching']} speak of Summons, Tributes, attacks or battle positions (or carry an effect); "
+            f"{audit['modelled']} of them modelled") in table.output
+    lines = {line.split("  ")[0]: line for line in table.output.splitlines()}
+    assert "derived: can_attack_directly" in lines["Jinzo #7"]
+    assert "derived: cannot_normal_summon" in lines["Guardian Ceal"]
+    assert "NOT MODELLED: the condition names an archetype" in lines["Terrorking Archfiend"]
+    assert "curated: cannot_be_attack_target(while: face_up_card=Umi)" in lines["The Legendary Fisherman"]
+    pool = tmp_path / "cardinfo.json"
+    pool.write_text(json.dumps({"data": [
+        {"id": 1, "name": "Made Up", "type": "Effect Monster", "frameType": "effect", "level": 4, "atk": 1, "def": 1,
+         "race": "Machine", "attribute": "DARK", "desc": "Level 4 or higher monsters cannot attack."},
+        {"id": 2, "name": "Plain", "type": "Normal Monster", "frameType": "normal", "level": 4, "atk": 1, "def": 1,
+         "race": "Machine", "attribute": "DARK", "desc": "A machine."}]}))
+    got = json.loads(runner.invoke(main, ["cards", "audit", str(pool), "--json"]).output)
+    assert got["cards"] == 2 and got["touching"] == 1 and got["modelled"] == 1 and got["share_modelled"] == 1.0
+    assert got["per_kind"] == {"cannot_attack": 1}
+    assert got["records"]["Made Up"]["derived"] == [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]

@@ -144,8 +144,8 @@ def test_effects_come_from_texts_and_the_overlay_wins(tmp_path):
               "desc": "This monster can attack your opponent's Life Points directly."},
              {"id": 2, "name": "Made Up", "type": "Effect Monster", "frameType": "effect", "level": 4,
               "atk": 1, "def": 1, "race": "Machine", "attribute": "DARK",
-              "desc": "Cannot be Normal Summoned/Set. This card cannot attack unless you pay 500 Life Points. "
-                      "Level 4 or higher monsters cannot attack."},
+              "desc": "Cannot be Normal Summoned/Set. This card cannot declare an attack unless there are 3 or more "
+                      "Spell Cards in your Graveyard. Level 4 or higher monsters cannot attack."},
              {"id": 3, "name": "Curated", "type": "Effect Monster", "frameType": "effect", "level": 4,
               "atk": 1, "def": 1, "race": "Machine", "attribute": "DARK",
               "desc": "This card cannot attack unless you pay 500 Life Points."}]
