@@ -153,10 +153,13 @@ class CardDB:
     def nearest(self, name: str, n: int = 3) -> list[str]:
         """The card names closest to name (for "did you mean ...?"), case aside."""
         import difflib
-        lower: dict[str, str] = {}
-        for known in self.by_name:
-            lower.setdefault(known.lower(), known)
-        return [lower[m] for m in difflib.get_close_matches(name.lower(), list(lower), n=n, cutoff=0.6)]
+        cached = getattr(self, "_lower", None)
+        if cached is None or cached[0] != len(self.by_name):      # names are only ever added
+            lower: dict[str, str] = {}
+            for known in self.by_name:
+                lower.setdefault(known.lower(), known)
+            cached = self._lower = (len(self.by_name), lower, list(lower))
+        return [cached[1][m] for m in difflib.get_close_matches(name.lower(), cached[2], n=n, cutoff=0.6)]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.by_name)

@@ -11,7 +11,7 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 import click
 
@@ -80,11 +80,17 @@ def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = No
     return cache[key]
 
 
+def _stdin() -> BinaryIO:
+    """Standard input as bytes (click's stream; its annotation differs between click versions)."""
+    getter: Any = click.get_binary_stream
+    return cast(BinaryIO, getter("stdin"))
+
+
 def _snapshot(value: str, engine: Any) -> Any:
     """SNAPSHOT argument: a path, or '-' for standard input (read within the engine's limits)."""
     if value == "-":
         from .limits import read_stream
-        return read_stream(click.get_binary_stream("stdin"), engine.limits, "-")
+        return read_stream(_stdin(), engine.limits, "-")
     path = Path(value)
     if not path.is_file():
         raise InvalidInput(Problem(value, "no such snapshot file"))
@@ -646,7 +652,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     done = errors = 0
     with ExitStack() as stack:             # the input and the output are closed however the run ends
         if infile == "-":
-            source, total = click.get_binary_stream("stdin"), None
+            source, total = _stdin(), None
         else:
             path = Path(infile)
             if not path.is_file():

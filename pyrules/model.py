@@ -22,6 +22,7 @@ ZONES = {"hand": "hand", "extra_deck": "extra_deck", "monsters": "monster_zone",
          "graveyard": "graveyard", "banished": "banished"}
 BARE_NAME_ZONES = ("hand", "extra_deck", "graveyard", "banished")
 RESERVED_IDS = {"direct"}
+SUGGESTIONS = 10           # unknown card names that get "did you mean ...?"
 
 
 @dataclass(slots=True)
@@ -116,6 +117,7 @@ class _Normaliser:
     def __init__(self, raw, cards, known_readings, overrides):
         self.raw, self.cards, self.known_readings, self.overrides = raw, cards, known_readings, overrides
         self.problems: list[Problem] = []
+        self.suggested = 0
 
     def bad(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))
@@ -132,7 +134,9 @@ class _Normaliser:
                     return {k: v for k, v in ref.items() if k != "effects"}
             return ref
         if ref not in self.cards:
-            near = self.cards.nearest(ref) if isinstance(ref, str) else []
+            # nearest names for the first few unknown names only: each costs a pass over the pool
+            self.suggested += 1
+            near = self.cards.nearest(ref) if isinstance(ref, str) and self.suggested <= SUGGESTIONS else []
             self.bad(path, f"unknown card name {ref!r}" + (f" (did you mean {' or '.join(map(repr, near))}?)"
                                                           if near else ""))
             return {"name": ref, "kind": "monster"}

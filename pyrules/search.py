@@ -44,7 +44,8 @@ from .solver import Program, atoms_of, parse_text
 SEARCH_DIR = "search"
 DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear",
                 "The Legendary Fisherman",                                  # cannot be attacked while "Umi" is there
-                "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal")  # a Field Spell, a lock, equips
+                "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock, equips
+                "Level Limit - Area B")                     # keeps Level 4+ in Defense (reading level_limit_change)
 PLAYER_KEYS = {1: "A", 2: "B"}
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
 WORLD_VAR = "W__"
@@ -403,12 +404,13 @@ class _AnswerReader:
 
 def fits(zone: str, card: dict) -> bool:
     """Whether a pool card is tried in a zone of the generated snapshots: monsters in the
-    Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps in the Spell &
-    Trap Zone, Field Spells in the Field Zone.  (Where the game lets a card be is still
-    validity.lp's to say: this only keeps the search from trying cards that cannot matter.)"""
+    Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps (and Union
+    monsters, as Equip Cards) in the Spell & Trap Zone, Field Spells in the Field Zone.
+    (Where the game lets a card be is still validity.lp's to say: this only keeps the
+    search from trying cards that cannot matter.)"""
     field_spell = card.get("spell_type") == "field"
     if zone == "spell_trap_zone":
-        return card["kind"] in ("spell", "trap") and not field_spell
+        return card["kind"] in ("spell", "trap") and not field_spell or bool(card.get("union"))
     if zone == "field_zone":
         return field_spell
     return card["kind"] == "monster"

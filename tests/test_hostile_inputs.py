@@ -444,3 +444,9 @@ def test_a_search_scope_far_past_the_game_is_refused_before_grounding(scope, wor
 def test_a_limit_variable_that_is_not_a_positive_number(monkeypatch, value):
     monkeypatch.setenv("PYRULES_MAX_LIST_ITEMS", value)
     refused(["legal", EXAMPLE], "PYRULES_MAX_LIST_ITEMS", "expected a positive whole number", fresh=True)
+
+
+def test_only_the_first_unknown_names_get_suggestions(tmp_path):
+    snap = {"snapshot": 1, "players": {"A": {"hand": ["battle ox"] * 200}, "B": {}}}
+    res = cli(["legal", write(tmp_path, "s.json", json.dumps(snap))], fresh=False)
+    assert res.exit_code == 2 and res.stderr.count("did you mean 'Battle Ox'") == 10

@@ -130,18 +130,20 @@ def _subsets(ids: list[str], most: int):
 
 def _summons(snap: dict) -> list[Action]:
     """Fusion Summons (each Fusion Monster, each set of up to 3 of the turn player's hand and
-    field monsters and an opponent's monster, each enabling card), Ritual Summons (the same sets
-    and the Ritual Monster itself) and procedure Summons (sets of up to 2 cards of both
-    Graveyards and fields), in both positions."""
+    field monsters and an opponent's monster, by the Polymerization), Ritual Summons (the same
+    sets, the Ritual Monster and Chaos Sorcerer too, by the Ritual Spell), one of each by the
+    other card, and procedure Summons (sets of up to 2 cards of both Graveyards and fields), in
+    both positions."""
     usable = ["dm", "ox", "bb", "god", "foe"]
     costs = ["elf", "delf", "tom", "dm", "foe"]
     out = []
     for pos in ("attack", "defense"):
-        for by in ("poly", "blr"):
-            for card in ("dp", "xy"):
-                out += [Action("fusion_summon", card=card, materials=m, position=pos, by=by) for m in _subsets(usable, 3)]
-            out += [Action("ritual_summon", card="bls", tributes=t, position=pos, by=by)
-                    for t in _subsets(usable + ["bls", "cs"], 3)]
+        for card in ("dp", "xy"):
+            out += [Action("fusion_summon", card=card, materials=m, position=pos, by="poly") for m in _subsets(usable, 3)]
+        out += [Action("ritual_summon", card="bls", tributes=t, position=pos, by="blr")
+                for t in _subsets(usable + ["bls", "cs"], 3)]
+        out += [Action("fusion_summon", card="dp", materials=("bb", "dm"), position=pos, by="blr"),   # not an enabler
+                Action("ritual_summon", card="bls", tributes=("bb", "dm"), position=pos, by="poly")]
         for card in ("cs", "xy"):
             out += [Action("procedure_summon", card=card, costs=c, position=pos) for c in _subsets(costs, 2)]
     return out
@@ -161,7 +163,7 @@ def test_legal_lists_exactly_the_permitted_summons_by_other_cards(engine, phase)
     if phase == "main1":
         assert {a.action for a in listed} == set(kinds)
         # without `by`, check permits exactly the Summons some enabling card permits
-        some = sorted({a for a in asked if a.by == "poly"}, key=Action.sort_key)
+        some = sorted({a for a in asked if a.by in ("poly", "blr")}, key=Action.sort_key)
         for a in some[::5]:
             anyone = Action(a.action, card=a.card, materials=a.materials, tributes=a.tributes,
                             costs=a.costs, position=a.position)

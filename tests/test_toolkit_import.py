@@ -95,7 +95,8 @@ def test_cdb_flags_and_aliases(tmp_path):
     # the overlay adds what no database holds
     assert cards["The Legendary Fisherman"]["effects"] == [{"effect": "cannot_be_attack_target",
                                                             "while": {"face_up_card": "Umi"}}]
-    assert cards["Dark Necrofear"]["effects"] == [{"effect": "special_summon_restriction", "how": "proper_summon_first"}]
+    assert cards["Dark Necrofear"]["effects"] == [{"effect": "procedure_banish_race", "race": "Fiend", "count": 3},
+                                                  {"effect": "special_summon_restriction", "how": "proper_summon_first"}]
 
 
 def test_ygoprodeck_json(tmp_path):

@@ -2,9 +2,10 @@
 """Build the bundled Goat pool: facts/goat/cards.jsonl and facts/goat/audit.json.
 
 Reads ../shared/data/goat-format-en.cdb (or --cdb PATH) with the text patterns
-(facts/patterns/) and the curated overlay (facts/overlay/) and writes the cards' facts
-(no card texts) and the audit.  tests/test_pool.py checks that the shipped files are
-exactly what this produces, so rerun it after changing a pattern or the overlay.
+(facts/patterns/) and the curated overlay (facts/overlay/), puts the rulings' cards of
+facts/cards.yaml in place of the imported ones, and writes the cards' facts (no card
+texts) and the audit.  tests/test_pool.py checks that the shipped files are exactly what
+this produces, so rerun it after changing a pattern, the overlay or facts/cards.yaml.
 
 Usage: python tools/build_pool.py [--cdb PATH] [--check]
   --check   write nothing; exit 1 when the shipped files differ from what would be built
