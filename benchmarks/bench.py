@@ -37,11 +37,10 @@ import clingo  # noqa: E402
 import clingo.ast  # noqa: E402
 
 from pyrules import Engine  # noqa: E402
-from pyrules import fastclingo  # noqa: E402
 from pyrules.batch import run  # noqa: E402
 from pyrules.encode import encode  # noqa: E402
 from pyrules.solver import BASE, CLINGO_ARGS  # noqa: E402
-from pyrules.fastclingo import add_facts, add_statements  # noqa: E402
+from pyrules.symbols import add_facts, add_statements  # noqa: E402
 from workload import snapshot, summons_board, synchro_board, typical  # noqa: E402
 
 
@@ -141,46 +140,6 @@ def throughput(engine: Engine, lines: list[str], workers: int) -> float:
     return len(lines) / (time.perf_counter() - t)
 
 
-_PATH_NAMES = ("Function", "Number", "add_statements", "add_facts", "name_args", "split_by_first", "symbol_key")
-
-
-def use_path(name: str) -> None:
-    """Bind every module's fastclingo names to one path ("fast" or "public"): the benchmark
-    alternates the two within one process, so that the machine's drift hits both alike."""
-    import pyrules
-    paths = fastclingo.PATHS
-    known = {id(getattr(p, n)) for p in paths.values() for n in _PATH_NAMES}
-    for mod in [m for k, m in sys.modules.items() if k.startswith("pyrules") and m is not None] + [pyrules]:
-        for n in _PATH_NAMES:
-            if id(vars(mod).get(n)) in known:
-                setattr(mod, n, getattr(paths[name], n))
-
-
-def fastclingo_gain(engine: Engine, n: int, block: int = 10) -> dict[str, list[float]]:
-    """legal() of the same snapshots on the fast path and on clingo's public API, in
-    alternating blocks within this process."""
-    times: dict[str, list[float]] = {"fast": [], "public": []}
-    snaps = [typical(i) for i in range(n)]
-    for b, start in enumerate(range(0, n, block)):
-        for path in (("fast", "public") if b % 2 == 0 else ("public", "fast")):
-            use_path(path)
-            times[path] += [e2e_once(engine, s) for s in snaps[start:start + block]]
-    use_path("fast" if fastclingo.FAST else "public")
-    return times
-
-
-def fastclingo_batch_gain(engine: Engine, lines: list[str], runs: int) -> dict[str, list[float]]:
-    """Batch throughput (1 worker) on the fast path and on the public API, alternating runs."""
-    rates: dict[str, list[float]] = {"fast": [], "public": []}
-    throughput(engine, lines[:16], 1)                   # prepares the batch's shared rules once
-    for r in range(runs):
-        for path in (("fast", "public") if r % 2 == 0 else ("public", "fast")):
-            use_path(path)
-            rates[path].append(throughput(engine, lines, 1))
-    use_path("fast" if fastclingo.FAST else "public")
-    return rates
-
-
 def rows_latency(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
     """A typical single query vs the floor and the naive way.  The three run in alternating
     blocks of 20 snapshots (the order rotating per block), so that noise hits all three
@@ -205,22 +164,6 @@ def rows_latency(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
         ("naive (new Control, load .lp, text facts): median", ms(med_naive), ""),
         ("ratio naive / pyrules", f"{med_naive / med_e2e:.3f}x", ">= 1.3x"),
     ]
-
-
-def rows_fastclingo(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
-    """fastclingo's gain: the same queries on the fast path and on clingo's public API."""
-    if "fast" not in fastclingo.PATHS:
-        return [("fastclingo", f"public API only ({fastclingo.FALLBACK})", "")]
-    gain = fastclingo_gain(engine, 20 if q else 400)
-    fast_s, pub_s = statistics.median(gain["fast"]), statistics.median(gain["public"])
-    rates = fastclingo_batch_gain(engine, [json.dumps(typical(i)) for i in range(32 if q else 640)], 1 if q else 8)
-    fast_b, pub_b = statistics.median(rates["fast"]), statistics.median(rates["public"])
-    return [("fastclingo: legal() median, fast path / public API (alternating blocks of 10)",
-             f"{ms(fast_s)} / {ms(pub_s)}", ""),
-            ("ratio public API / fast path, legal()", f"{pub_s / fast_s:.3f}x", ""),
-            (f"fastclingo: batch rate (1 worker), fast path / public API (alternating, {len(rates['fast'])} runs each)",
-             f"{fast_b:.0f} / {pub_b:.0f} snapshots/s", ""),
-            ("ratio fast path / public API, batch", f"{fast_b / pub_b:.3f}x", ">= 1.1x (else remove it)")]
 
 
 def rows_startup(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
@@ -280,7 +223,7 @@ def rows_memory(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
     ]
 
 
-SECTIONS = {"latency": rows_latency, "fastclingo": rows_fastclingo, "startup": rows_startup, "batch": rows_batch,
+SECTIONS = {"latency": rows_latency, "startup": rows_startup, "batch": rows_batch,
             "growth": rows_growth, "memory": rows_memory}
 
 

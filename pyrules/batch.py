@@ -25,7 +25,7 @@ from .actions import Action, parse_action
 from .astwalk import AtomRewriter, predicates_read, with_first_argument
 from .encode import batch_link_rules
 from .errors import InvalidInput, Problem
-from .fastclingo import number, split_by_first
+from .symbols import number, split_by_first
 from .limits import Limits, parse_json
 from .solver import Answer, parse_text
 

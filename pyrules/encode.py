@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from clingo import Symbol
 
-from .fastclingo import Function, Number, name_args, number   # clingo's, without per-call allocations
+from .symbols import Function, Number, name_args, number
 from .effects import applied_term, card_entries, entry_terms
 from .model import Entry, Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS

@@ -18,7 +18,7 @@ from .cards import CardDB
 from .effects import use_rules
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
-from .fastclingo import CLINGO_LOCK, name_args, symbol_key, value_of
+from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
 from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir

@@ -35,7 +35,7 @@ from .astwalk import AtomRewriter, head_body, with_first_argument
 from .effects import applied_term, generated_entries, vocabulary
 from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
-from .fastclingo import symbol_key
+from .symbols import symbol_key
 from .limits import read_file
 from .model import ZONES, Game
 from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS

@@ -16,7 +16,7 @@ from clingo import Symbol
 from clingo.ast import ASTType, ProgramBuilder, parse_files, parse_string
 
 from .errors import InvalidInput, Problem
-from .fastclingo import CLINGO_LOCK, add_facts, add_statements, name_args
+from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args
 
 CLINGO_ARGS = ["--warn=none"]
 BASE: list[tuple[str, list]] = [("base", [])]
