@@ -16,6 +16,7 @@ from clingo import Symbol
 from clingo.ast import ASTType, ProgramBuilder, parse_files, parse_string
 
 from .errors import InvalidInput, Problem
+from .prune import Pruner
 from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args
 
 CLINGO_ARGS = ["--warn=none"]
@@ -88,14 +89,36 @@ def parse_text(text: str) -> list:
     return out
 
 
-def ground_and_solve(statements: Sequence, facts: Iterable[Symbol]) -> list[Symbol]:
-    """The one-shot solver call of a query: a fresh Control with the parsed rules and the
-    facts (through the backend, as symbols), grounded and solved; the shown atoms."""
+_PRUNERS: dict[int, Pruner] = {}        # by id() of a statement list (the Pruner holds the list)
+
+
+def pruner(statements: Sequence) -> Pruner:
+    """The Pruner of a statement list (made once per list)."""
+    got = _PRUNERS.get(id(statements))
+    if got is None or got.source is not statements:
+        if len(_PRUNERS) >= 32:
+            _PRUNERS.clear()
+        got = _PRUNERS[id(statements)] = Pruner(statements)
+    return got
+
+
+def program_for(statements: Sequence, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
+    """What a query grounds: the statements that can fire with its facts and the facts they
+    read (pyrules/prune.py)."""
+    return pruner(statements).program(facts)
+
+
+def ground_and_solve(statements: Sequence, facts: Iterable[Symbol], prune: bool = True) -> list[Symbol]:
+    """The one-shot solver call of a query: a fresh Control with the parsed rules that can
+    fire with the facts (program_for; all of them with prune=False) and the facts (through
+    the backend, as symbols), grounded and solved; the shown atoms."""
     shown: list[Symbol] = []
+    facts = facts if isinstance(facts, (list, tuple)) else list(facts)
     with CLINGO_LOCK:
+        kept, facts = program_for(statements, facts) if prune else (statements, facts)
         ctl = clingo.Control(CLINGO_ARGS)
         with ProgramBuilder(ctl) as builder:
-            add_statements(builder, statements)
+            add_statements(builder, kept)
         with ctl.backend() as backend:
             add_facts(backend, facts)
         ctl.ground(BASE)

@@ -1,0 +1,240 @@
+"""Leaving out, before grounding, the rules that cannot fire with a query's facts.
+
+Most rules are about things a given snapshot does not have (a Fusion Monster, a Toon, an
+effect kind no card in play carries).  clingo grounds every rule it is given, and a rule
+that never fires still costs its share of grounding: the cost is mostly fixed per rule.  A
+rule whose body needs an atom that neither the facts nor any rule that can fire may give
+can never fire, so leaving it out changes no answer (its head atoms stay false, as they
+would be).  This is an over-approximation computed on the rules' text, no game reasoning:
+
+- a term's *functor*: a constant or compound term's name and arity (`cannot_attack`,
+  `fusion_material/2`), a number, a string; anything else (a variable, an operation) is
+  not known;
+- what may be true: the predicates (name, arity) and, for each argument position, the
+  functors that may stand there, or "anything".  The facts give theirs; a rule that can
+  fire gives its head's: the functor written, or for a variable the functors its positive
+  body literals allow at that variable's places (else "anything");
+- what a rule needs: each positive body literal's predicate, with the functor written in
+  each of its argument positions;
+- the rules that can fire are found by iterating to a fixpoint from the facts.
+
+Literals under `not`, in aggregates or in conditions are never needed (they can hold with
+nothing).  Constant names given by `#const` stand for anything; a program with parts other
+than `base` or with `#external` atoms is kept whole.  The keys of a fact and the rules kept
+for a set of keys are cached (facts repeat from query to query).
+tests/test_prune.py checks that every ruling case's answer is the same with and without.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from clingo import Symbol, SymbolType
+from clingo.ast import ASTType, Sign
+
+from .astwalk import atoms, head_body, predicates_read
+
+Sig = tuple[str, int]
+Functor = Any                                   # (name, arity), NUMBER or STRING
+NUMBER, STRING = ("#number",), ("#string",)
+ANYTHING = None                                 # a place where any term may stand
+
+_KEYS: dict[Symbol, tuple] = {}                 # the keys of a fact, cached by its symbol
+_MAX_CACHED = 200_000
+
+
+def _symbol_functor(a: Symbol) -> Functor:
+    t = a.type
+    if t is SymbolType.Function:
+        return (a.name, len(a.arguments))
+    if t is SymbolType.Number:
+        return NUMBER
+    if t is SymbolType.String:
+        return STRING
+    return ANYTHING
+
+
+def _symbol_keys(f: Symbol) -> tuple:
+    """A fact's keys: its predicate, and (predicate, position, functor) for each argument."""
+    if f.type is not SymbolType.Function:
+        return ()
+    args = f.arguments
+    sig = (f.name, len(args))
+    return (sig, *((sig, i, _symbol_functor(a)) for i, a in enumerate(args)))
+
+
+def fact_keys(facts: Iterable[Symbol]) -> frozenset:
+    """The keys the facts give (cached per symbol)."""
+    have: set = set()
+    get = _KEYS.get
+    for f in facts:
+        k = get(f)
+        if k is None:
+            k = _symbol_keys(f)
+            if len(_KEYS) >= _MAX_CACHED:
+                _KEYS.clear()
+            _KEYS[f] = k
+        have.update(k)
+    return frozenset(have)
+
+
+def _term_functor(term: Any, consts: frozenset[str]) -> Functor:
+    """The functor a term of the rules writes, ANYTHING when not known (a variable...)."""
+    kind = term.ast_type
+    if kind == ASTType.SymbolicTerm:
+        s = term.symbol
+        if s.type is SymbolType.Function and not (not s.arguments and s.name in consts):
+            return (s.name, len(s.arguments))
+        if s.type is SymbolType.Number:
+            return NUMBER
+        if s.type is SymbolType.String:
+            return STRING
+    elif kind == ASTType.Function and not term.external:
+        return (term.name, len(term.arguments))
+    return ANYTHING
+
+
+def _arguments(term: Any) -> list:
+    return list(term.arguments) if term.ast_type == ASTType.Function else []
+
+
+class Pruner:
+    """The rules of a statement list that can fire, for the facts of a query."""
+
+    def __init__(self, statements: Sequence) -> None:
+        self.source = statements                # the list given (kept alive while cached)
+        self.statements = list(statements)
+        kinds = {s.ast_type for s in self.statements}
+        whole = ASTType.External in kinds or any(
+            s.ast_type == ASTType.Program and s.name != "base" for s in self.statements)
+        consts = frozenset(s.name for s in self.statements if s.ast_type == ASTType.Definition)
+        self.always: list[int] = []
+        # each rule: (index, what its positive body needs, what its head gives)
+        self.rules: list[tuple[int, list, list]] = []
+        for i, s in enumerate(self.statements):
+            if s.ast_type != ASTType.Rule or whole:
+                self.always.append(i)
+            else:
+                self.rules.append((i, *self._analyse(s, consts)))
+        self._kept: dict[frozenset, tuple[list, frozenset]] = {}
+
+    @staticmethod
+    def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
+        needs: list[tuple[Sig, list]] = []       # (predicate, [(position, functor)])
+        places: dict[str, list] = {}            # variable -> [(predicate, position)] in the body
+        for lit in rule.body:
+            if (lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign
+                    and lit.atom.ast_type == ASTType.SymbolicAtom):
+                found = list(atoms(lit.atom))
+                if len(found) != 1:             # (a pool in a body literal: nothing needed)
+                    continue
+                sig, term = found[0]
+                need = []
+                for j, a in enumerate(_arguments(term)):
+                    if a.ast_type == ASTType.Variable:
+                        places.setdefault(a.name, []).append((sig, j))
+                    else:
+                        f = _term_functor(a, consts)
+                        if f is not ANYTHING:
+                            need.append((j, f))
+                needs.append((sig, need))
+        gives: list[tuple[Sig, list]] = []       # (predicate, [(position, functor | places | ANYTHING)])
+        defined, _ = head_body(rule)
+        for sig, term in defined:
+            spec = []
+            for j, a in enumerate(_arguments(term)):
+                if a.ast_type == ASTType.Variable and a.name != "_" and a.name in places:
+                    spec.append((j, "places", places[a.name]))
+                else:
+                    spec.append((j, "functor", _term_functor(a, consts)))
+            gives.append((sig, spec))
+        return needs, gives
+
+    def kept(self, facts: Sequence[Symbol]) -> list:
+        """The statements to ground with these facts, in their order."""
+        return self.program(facts)[0]
+
+    def program(self, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
+        """(the statements to ground with these facts, the facts they read): a fact no kept
+        statement mentions (a card's Attribute while no kept rule asks) changes nothing."""
+        keys = fact_keys(facts)
+        got = self._kept.get(keys)
+        if got is None:
+            kept = self._fixpoint(keys)
+            got = (kept, frozenset(predicates_read(kept)))
+            if len(self._kept) >= 1024:
+                self._kept.clear()
+            self._kept[keys] = got
+        kept, reads = got
+        keys_of = _KEYS.get
+        return kept, [f for f in facts if (keys_of(f) or (None,))[0] in reads or not keys_of(f)]
+
+    def _fixpoint(self, keys: frozenset) -> list:
+        present: set[Sig] = set()
+        may: dict[tuple[Sig, int], set | None] = {}     # functors that may stand there; None: anything
+        for k in keys:
+            if len(k) == 2:
+                present.add(k)
+            else:
+                _add(may, (k[0], k[1]), k[2])
+        live: set[int] = set()
+        grew = True
+        while grew:
+            grew = False
+            for i, needs, gives in self.rules:
+                if i in live or _met(needs, present, may):
+                    live.add(i)
+                    grew |= _give(gives, present, may)
+        keep = sorted(self.always + list(live))
+        return [self.statements[i] for i in keep]
+
+
+def _give(gives: list, present: set, may: dict) -> bool:
+    """Record what a rule that can fire gives; True if anything is new."""
+    grew = False
+    for sig, spec in gives:
+        if sig not in present:
+            present.add(sig)
+            grew = True
+        for j, how, what in spec:
+            for f in (_allowed(may, what) if how == "places" else (what,)):
+                grew |= _add(may, (sig, j), f)
+    return grew
+
+
+def _add(may: dict, place: tuple, functor: Functor) -> bool:
+    """Record that `functor` (ANYTHING: any term) may stand at a place; True if that is new."""
+    have = may.get(place, ())
+    if have is None:
+        return False
+    if functor is ANYTHING:
+        may[place] = None
+        return True
+    if functor in have:
+        return False
+    if not have:
+        may[place] = {functor}
+    else:
+        have.add(functor)
+    return True
+
+
+def _allowed(may: dict, places: list) -> Iterable[Functor]:
+    """The functors a variable may take: those allowed at every body place it stands in."""
+    out: set | None = None
+    for place in places:
+        got = may.get(place, set())
+        if got is None:
+            continue
+        out = set(got) if out is None else out & got
+    return (ANYTHING,) if out is None else out
+
+
+def _met(needs: list, present: set, may: dict) -> bool:
+    for sig, need in needs:
+        if sig not in present:
+            return False
+        for j, f in need:
+            got = may.get((sig, j), ())
+            if got is not None and f not in got:
+                return False
+    return True

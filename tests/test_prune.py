@@ -1,0 +1,83 @@
+"""Leaving out the rules that cannot fire (pyrules/prune.py) changes no answer: for every
+ruling case, the shown atoms of legal() (with the forbidden candidates and their reasons)
+and of each check are the same with the whole program and with the rules kept."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clingo import Function, parse_term
+
+from pyrules import Engine
+from pyrules.actions import parse_action
+from pyrules.cases import DEFAULTS, _readings, load_cases, merge
+from pyrules.errors import InvalidInput
+from pyrules.prune import Pruner
+from pyrules.solver import ground_and_solve, parse_text
+
+CASES = sorted((Path(__file__).parent / "cases").glob("*.yaml"))
+_ENGINE: list[Engine] = []
+
+
+def engine() -> Engine:
+    if not _ENGINE:
+        _ENGINE.append(Engine())
+    return _ENGINE[0]
+
+
+def queries(case: dict):
+    """(readings, action or None) of the legal() query and of each check of a case."""
+    base = _readings(case.get("readings"))
+    yield base, None
+    for chk in case.get("checks") or []:
+        yield {**base, **_readings(chk.get("readings"))}, chk["action"]
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_the_rules_kept_give_the_same_answers(path):
+    eng = engine()
+    compared = 0
+    for case in load_cases(path):
+        if case.get("invalid") or "invalid_action" in case:
+            continue
+        snap = merge(DEFAULTS, case.get("snapshot"))
+        for readings, action in queries(case):
+            try:
+                _, facts, _ = eng.encode(snap, readings, None if action is None else parse_action(action))
+            except InvalidInput:
+                continue
+            if action is None:
+                facts.append(Function("report_forbidden"))
+            whole = sorted(map(str, ground_and_solve(eng.statements, facts, prune=False)))
+            kept = sorted(map(str, ground_and_solve(eng.statements, facts)))
+            assert kept == whole, f"{case['name']}: {action}"
+            compared += 1
+    assert compared > 0
+
+
+def test_a_rule_that_needs_what_nothing_gives_is_left_out():
+    rules = parse_text("a(1). b(X) :- a(X), c(X). d(X) :- a(X), not c(X). e(X) :- kind(X, spell). "
+                       "f :- b(_). g(X) :- kind(X, K).")
+    kept = [str(s) for s in Pruner(rules).kept([parse_term("kind(1,monster)")])]
+    assert "b(X) :- a(X); c(X)." not in kept and "f :- b(_)." not in kept   # c/1 never holds
+    assert "e(X) :- kind(X,spell)." not in kept                           # no kind(_, spell)
+    assert "d(X) :- a(X); not c(X)." in kept and "g(X) :- kind(X,K)." in kept
+    kept = [str(s) for s in Pruner(rules).kept([parse_term("kind(1,spell)")])]
+    assert "e(X) :- kind(X,spell)." in kept
+
+
+def test_const_names_and_external_atoms_keep_rules():
+    rules = parse_text("#const t = spell. e(X) :- kind(X, t).")
+    assert any("e(X)" in str(s) for s in Pruner(rules).kept([parse_term("kind(1,spell)")]))
+    rules = parse_text("#external c(1). b :- c(1).")
+    assert any(str(s) == "b :- c(1)." for s in Pruner(rules).kept([]))
+
+
+def test_what_a_variable_carries_into_a_head_is_followed():
+    rules = parse_text("on(E,I) :- effect(I,E). locked(I) :- on(cannot_attack,I). "
+                       "fused(I) :- on(material(N,C),I). any(I) :- on(E,I).")
+    kept = [str(s) for s in Pruner(rules).kept([parse_term("effect(1,cannot_attack)")])]
+    assert "locked(I) :- on(cannot_attack,I)." in kept and "any(I) :- on(E,I)." in kept
+    assert "fused(I) :- on(material(N,C),I)." not in kept       # no material/2 effect anywhere
+    kept = [str(s) for s in Pruner(rules).kept([parse_term('effect(1,material("A",1))')])]
+    assert "fused(I) :- on(material(N,C),I)." in kept and "locked(I) :- on(cannot_attack,I)." not in kept
