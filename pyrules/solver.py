@@ -92,13 +92,14 @@ def parse_text(text: str) -> list:
 _PRUNERS: dict[int, Pruner] = {}        # by id() of a statement list (the Pruner holds the list)
 
 
-def pruner(statements: Sequence) -> Pruner:
-    """The Pruner of a statement list (made once per list)."""
+def pruner(statements: Sequence, analysis: dict | None = None) -> Pruner:
+    """The Pruner of a statement list (made once per list; `analysis`: prune.analyse() of
+    it, as kept from an earlier run)."""
     got = _PRUNERS.get(id(statements))
     if got is None or got.source is not statements:
         if len(_PRUNERS) >= 32:
             _PRUNERS.clear()
-        got = _PRUNERS[id(statements)] = Pruner(statements)
+        got = _PRUNERS[id(statements)] = Pruner(statements, analysis)
     return got
 
 
