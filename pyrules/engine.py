@@ -298,10 +298,16 @@ class Engine:
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
     def prepared(self, key: str, make: Callable[[list], T]) -> T:
         """A program made once from the parsed rules (make(statements)) and kept with the
-        Engine under `key`: the batch's shared-grounding rules, the search's rules."""
+        Engine under `key`: the batch's shared-grounding rules, the search's rules.  A list
+        of statements gets its pruner's analysis from the cache (pyrules/prune.py)."""
         with CLINGO_LOCK:
             if key not in self._prepared:
-                self._prepared[key] = make(self.statements)
+                made = self._prepared[key] = make(self.statements)
+                if isinstance(made, list):        # statements: the pruner's analysis, kept per rules version
+                    try:
+                        pruner(made, cache.cached(f"prune-{key}", cache.key(self.files), lambda: analyse(made)))
+                    except (ValueError, KeyError, TypeError):   # a kept analysis of other statements
+                        pruner(made)
             return self._prepared[key]
 
     def solve(self, facts: Iterable[Symbol], statements: list | None = None) -> list[Symbol]:
