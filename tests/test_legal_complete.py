@@ -200,7 +200,7 @@ MORE_PROCEDURES_BOARD = {
 def test_legal_lists_exactly_the_permitted_procedures_by_kind_level_count_and_turns(engine):
     """Sorcerer of Dark Magic, a Toon under Toon World, Gradius' Option, Megarock Dragon and the Moths:
     every set of up to 2 of the cards they could name (Megarock Dragon: every set of up to 3 Graveyard
-    cards, its 3 Rocks under legal's bound of 4), in both positions; `legal` lists exactly the ones
+    cards, its 3 Rocks: every set listed), in both positions; `legal` lists exactly the ones
     `check` permits."""
     snap = MORE_PROCEDURES_BOARD
     usable = ["dm", "cs", "pm", "gr", "foe", "r1", "r2", "ox", "rb"]
