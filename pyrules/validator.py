@@ -122,12 +122,14 @@ def _compile_node(schema: dict, root: dict):
     mapping, list).  A failing type or enum is one problem and ends the check of the value."""
     fits, want = _type_test(schema)
     enum = schema.get("enum")
+    if schema.get("type") == "object" and enum is None:     # most nodes: one call per mapping
+        return _object_step(schema, root, want)
     enum_has_bool = enum is not None and any(isinstance(e, bool) for e in enum)
     step = _value_step(schema, root)
 
     def check(v, w, out):
         if fits is not None and not fits(v):
-            out.append((w, f"expected {want}, got {_describe(v)} ({v!r})"))
+            _wrong_type(v, w, out, want)
             return
         if enum is not None and (v not in enum or (isinstance(v, bool) and not enum_has_bool)):
             out.append((w, f"must be one of {', '.join(map(str, enum))}; got {v!r}"))
@@ -203,14 +205,23 @@ def _min_length_step(min_len):
     return min_length
 
 
-def _object_step(schema: dict, root: dict):
-    """required, properties and additionalProperties of a mapping: every problem of every key."""
+def _wrong_type(v: Any, w: Any, out: list, want: str) -> None:
+    """The problem of a value whose type is not the schema's."""
+    out.append((w, f"expected {want}, got {_describe(v)} ({v!r})"))
+
+
+def _object_step(schema: dict, root: dict, want: str | None = None):
+    """required, properties and additionalProperties of a mapping: every problem of every key.
+    With `want` (the words of type: object), it checks the type first."""
     props = {k: _checker(v, root) for k, v in schema.get("properties", {}).items()}
     required = schema.get("required", [])
     extra = schema.get("additionalProperties", True)
     extra_check = _checker(extra, root) if isinstance(extra, dict) else None
 
     def walk_object(v, w, out):
+        if want is not None and not isinstance(v, dict):
+            _wrong_type(v, w, out, want)
+            return
         for k in required:
             if k not in v:
                 out.append(((w, k), "is required"))
