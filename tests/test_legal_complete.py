@@ -213,3 +213,31 @@ def test_legal_lists_exactly_the_permitted_procedures_by_kind_level_count_and_tu
     assert listed == permitted
     assert {a.card for a in listed} == {"sdm", "tss", "tmer", "opt", "mega", "lm"}    # Great Moth: 2 turns, not 4
     assert sum(a.card == "mega" for a in listed) == 2 * 7
+
+
+# ---- a procedure to the opponent's side (Lava Golem, rules/procedure.lp) ------------------------------
+LAVA_GOLEM_BOARD = {
+    "snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+    "players": {
+        "A": {"hand": [{"id": "lg", "card": "Lava Golem"}],
+              "monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"},
+                           {"id": "taken", "card": "Sangan", "position": "attack", "owner": "B"}]},
+        "B": {"monsters": [{"id": "b1", "card": "Sangan", "position": "attack"},
+                           {"id": "b2", "card": "Mystical Elf", "position": "defense", "face": "down"},
+                           {"id": "b3", "card": "Battle Ox", "position": "attack"}]},
+    },
+}
+
+
+@pytest.mark.parametrize("this_turn", [[], [{"event": "normal_summon", "card": "ox"}]])
+def test_legal_lists_exactly_the_permitted_lava_golem_summons(engine, this_turn):
+    """Lava Golem with every set of up to 3 of both sides' monsters, in both positions: `legal` lists
+    exactly the ones `check` permits (the 3 pairs of the opponent's monsters; none after a Normal Summon)."""
+    snap = copy.deepcopy(LAVA_GOLEM_BOARD)
+    snap["this_turn"] = this_turn
+    asked = [Action("procedure_summon", card="lg", costs=c, position=pos)
+             for c in _subsets(["ox", "taken", "b1", "b2", "b3"], 3) for pos in ("attack", "defense")]
+    permitted = {a for a in asked if engine.check(snap, a).permitted}
+    listed = {a for a in engine.legal(snap).permitted if a.action == "procedure_summon"}
+    assert listed == permitted
+    assert len(listed) == (0 if this_turn else 2 * 3)
