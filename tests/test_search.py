@@ -198,10 +198,12 @@ MUTATIONS = [
     ("revival.lp", "forbidden(A, summon_own_method_only", "revival_needs_proper_summon"),
     ("procedure.lp", "forbidden(A, procedure_needs_tributes", "procedure_tributes_by_kind"),
     ("procedure.lp", "forbidden(A, procedure_needs_graveyard", "procedure_open_costs"),
+    ("procedure.lp", "forbidden(A, procedure_needs_opponent_tributes", "procedure_opponent_tributes"),
+    ("summon_locks.lp", "special_summon_barred(I,special_summon_after_normal_summon", "procedure_opponent_tributes"),
 ]
 
 
-@pytest.mark.parametrize("file,rule,prop", MUTATIONS, ids=[f"{m[2]}-{m[1].split(', ')[1]}" for m in MUTATIONS])
+@pytest.mark.parametrize("file,rule,prop", MUTATIONS, ids=[f"{m[2]}-{m[1].split(', ')[-1]}" for m in MUTATIONS])
 def test_broken_rule_is_caught_by_a_shipped_property(tmp_path, file, rule, prop):
     """Comment out one rule in a copy of the rules: the property finds a reproducible counterexample."""
     rules = tmp_path / "rules"
