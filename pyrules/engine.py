@@ -22,7 +22,8 @@ from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
 from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
-from .solver import Answer, atoms_of, ground_and_solve, parse_rules
+from .prune import analyse
+from .solver import Answer, atoms_of, ground_and_solve, parse_rules, pruner
 
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
 MODE_LEGAL = Function("mode", [Function("legal")])
@@ -275,26 +276,38 @@ class Engine:
         """Parse the rules once (InvalidInput with clingo's messages when they do not load);
         every query replays the parsed statements instead of parsing the text again.  What
         depends only on the rule files is kept per rules version (pyrules/cache.py): that
-        they ground (unsafe variables are found by grounding them once) and the predicates
-        they read."""
+        they ground (unsafe variables are found by grounding them once), the predicates
+        they read and what the pruner knows of them (pyrules/prune.py)."""
         k = cache.key(self.files)
         known = cache.load("rules", k)
-        if not (isinstance(known, list) and all(isinstance(x, list) and len(x) == 2 for x in known)):
+        if not (isinstance(known, dict) and isinstance(known.get("reads"), list)
+                and isinstance(known.get("prune"), dict)):
             known = None                          # none kept, or not the shape written: compute it
         with CLINGO_LOCK:
             self.statements = parse_rules(self.files, ground_check=known is None)
+            try:
+                pruner(self.statements, None if known is None else known["prune"])
+            except (ValueError, KeyError, TypeError):     # a kept analysis of other statements
+                known = None
+                pruner(self.statements)
         if known is None:
-            known = sorted(predicates_read(self.statements))
+            known = {"reads": sorted(predicates_read(self.statements)), "prune": analyse(self.statements)}
             cache.store("rules", k, known)
-        self.names.reads = {(n, a) for n, a in known}
+        self.names.reads = {(n, a) for n, a in known["reads"]}
 
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
     def prepared(self, key: str, make: Callable[[list], T]) -> T:
         """A program made once from the parsed rules (make(statements)) and kept with the
-        Engine under `key`: the batch's shared-grounding rules, the search's rules."""
+        Engine under `key`: the batch's shared-grounding rules, the search's rules.  A list
+        of statements gets its pruner's analysis from the cache (pyrules/prune.py)."""
         with CLINGO_LOCK:
             if key not in self._prepared:
-                self._prepared[key] = make(self.statements)
+                made = self._prepared[key] = make(self.statements)
+                if isinstance(made, list):        # statements: the pruner's analysis, kept per rules version
+                    try:
+                        pruner(made, cache.cached(f"prune-{key}", cache.key(self.files), lambda: analyse(made)))
+                    except (ValueError, KeyError, TypeError):   # a kept analysis of other statements
+                        pruner(made)
             return self._prepared[key]
 
     def solve(self, facts: Iterable[Symbol], statements: list | None = None) -> list[Symbol]:

@@ -21,7 +21,9 @@ would be).  This is an over-approximation computed on the rules' text, no game r
 Literals under `not`, in aggregates or in conditions are never needed (they can hold with
 nothing).  Constant names given by `#const` stand for anything; a program with parts other
 than `base` or with `#external` atoms is kept whole.  The keys of a fact and the rules kept
-for a set of keys are cached (facts repeat from query to query).
+for a set of keys are cached (facts repeat from query to query); the analysis of the rule
+files is plain JSON (strings: a predicate `name/arity`, a place `name/arity:position`, a
+functor `name/arity`, `#number` or `#string`), kept per rules version (pyrules/cache.py).
 tests/test_prune.py checks that every ruling case's answer is the same with and without.
 """
 from __future__ import annotations
@@ -33,19 +35,17 @@ from clingo.ast import ASTType, Sign
 
 from .astwalk import atoms, head_body, predicates_read
 
-Sig = tuple[str, int]
-Functor = Any                                   # (name, arity), NUMBER or STRING
-NUMBER, STRING = ("#number",), ("#string",)
+NUMBER, STRING = "#number", "#string"
 ANYTHING = None                                 # a place where any term may stand
 
 _KEYS: dict[Symbol, tuple] = {}                 # the keys of a fact, cached by its symbol
 _MAX_CACHED = 200_000
 
 
-def _symbol_functor(a: Symbol) -> Functor:
+def _symbol_functor(a: Symbol) -> str | None:
     t = a.type
     if t is SymbolType.Function:
-        return (a.name, len(a.arguments))
+        return f"{a.name}/{len(a.arguments)}"
     if t is SymbolType.Number:
         return NUMBER
     if t is SymbolType.String:
@@ -54,12 +54,12 @@ def _symbol_functor(a: Symbol) -> Functor:
 
 
 def _symbol_keys(f: Symbol) -> tuple:
-    """A fact's keys: its predicate, and (predicate, position, functor) for each argument."""
+    """A fact's keys: its predicate, and (place, functor) for each argument."""
     if f.type is not SymbolType.Function:
         return ()
     args = f.arguments
-    sig = (f.name, len(args))
-    return (sig, *((sig, i, _symbol_functor(a)) for i, a in enumerate(args)))
+    sig = f"{f.name}/{len(args)}"
+    return (sig, *((f"{sig}:{i}", _symbol_functor(a)) for i, a in enumerate(args)))
 
 
 def fact_keys(facts: Iterable[Symbol]) -> frozenset:
@@ -77,19 +77,19 @@ def fact_keys(facts: Iterable[Symbol]) -> frozenset:
     return frozenset(have)
 
 
-def _term_functor(term: Any, consts: frozenset[str]) -> Functor:
+def _term_functor(term: Any, consts: frozenset[str]) -> str | None:
     """The functor a term of the rules writes, ANYTHING when not known (a variable...)."""
     kind = term.ast_type
     if kind == ASTType.SymbolicTerm:
         s = term.symbol
         if s.type is SymbolType.Function and not (not s.arguments and s.name in consts):
-            return (s.name, len(s.arguments))
+            return f"{s.name}/{len(s.arguments)}"
         if s.type is SymbolType.Number:
             return NUMBER
         if s.type is SymbolType.String:
             return STRING
     elif kind == ASTType.Function and not term.external:
-        return (term.name, len(term.arguments))
+        return f"{term.name}/{len(term.arguments)}"
     return ANYTHING
 
 
@@ -97,57 +97,75 @@ def _arguments(term: Any) -> list:
     return list(term.arguments) if term.ast_type == ASTType.Function else []
 
 
-class Pruner:
-    """The rules of a statement list that can fire, for the facts of a query."""
+def analyse(statements: Sequence) -> dict:
+    """What the pruner needs to know of a statement list, as plain JSON data: the statements
+    always kept, each rule's needs and gives, and the predicates each statement reads."""
+    kinds = {s.ast_type for s in statements}
+    whole = ASTType.External in kinds or any(
+        s.ast_type == ASTType.Program and s.name != "base" for s in statements)
+    consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
+    always: list[int] = []
+    rules: list[list] = []
+    for i, s in enumerate(statements):
+        if s.ast_type != ASTType.Rule or whole:
+            always.append(i)
+        else:
+            rules.append([i, *_analyse(s, consts)])
+    reads = [sorted(f"{n}/{a}" for n, a in predicates_read([s])) for s in statements]
+    return {"always": always, "rules": rules, "reads": reads}
 
-    def __init__(self, statements: Sequence) -> None:
+
+def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
+    """(what a rule's positive body needs: [predicate, [[place, functor]...]] per literal,
+    what its head gives: [predicate, [[place, "functor", functor] or [place, "places",
+    [the body places of its variable]]...]] per atom)."""
+    needs: list[list] = []
+    places: dict[str, list[str]] = {}           # variable -> the body places it stands in
+    for lit in rule.body:
+        if (lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign
+                and lit.atom.ast_type == ASTType.SymbolicAtom):
+            found = list(atoms(lit.atom))
+            if len(found) != 1:                 # (a pool in a body literal: nothing needed)
+                continue
+            (name, arity), term = found[0]
+            sig = f"{name}/{arity}"
+            need = []
+            for j, a in enumerate(_arguments(term)):
+                if a.ast_type == ASTType.Variable:
+                    places.setdefault(a.name, []).append(f"{sig}:{j}")
+                else:
+                    f = _term_functor(a, consts)
+                    if f is not ANYTHING:
+                        need.append([f"{sig}:{j}", f])
+            needs.append([sig, need])
+    gives: list[list] = []
+    defined, _ = head_body(rule)
+    for (name, arity), term in defined:
+        sig = f"{name}/{arity}"
+        spec: list[list] = []
+        for j, a in enumerate(_arguments(term)):
+            if a.ast_type == ASTType.Variable and a.name != "_" and a.name in places:
+                spec.append([f"{sig}:{j}", "places", places[a.name]])
+            else:
+                spec.append([f"{sig}:{j}", "functor", _term_functor(a, consts)])
+        gives.append([sig, spec])
+    return needs, gives
+
+
+class Pruner:
+    """The rules of a statement list that can fire, for the facts of a query.  `analysis` is
+    analyse(statements), maybe as read back from JSON."""
+
+    def __init__(self, statements: Sequence, analysis: dict | None = None) -> None:
         self.source = statements                # the list given (kept alive while cached)
         self.statements = list(statements)
-        kinds = {s.ast_type for s in self.statements}
-        whole = ASTType.External in kinds or any(
-            s.ast_type == ASTType.Program and s.name != "base" for s in self.statements)
-        consts = frozenset(s.name for s in self.statements if s.ast_type == ASTType.Definition)
-        self.always: list[int] = []
-        # each rule: (index, what its positive body needs, what its head gives)
-        self.rules: list[tuple[int, list, list]] = []
-        for i, s in enumerate(self.statements):
-            if s.ast_type != ASTType.Rule or whole:
-                self.always.append(i)
-            else:
-                self.rules.append((i, *self._analyse(s, consts)))
+        data = analyse(self.statements) if analysis is None else analysis
+        self.always: list[int] = list(data["always"])
+        self.rules: list = data["rules"]        # [index, needs, gives] of each rule
+        self.reads: list[frozenset] = [frozenset(r) for r in data["reads"]]
+        if len(self.reads) != len(self.statements):
+            raise ValueError("the analysis is not of these statements")
         self._kept: dict[frozenset, tuple[list, frozenset]] = {}
-
-    @staticmethod
-    def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
-        needs: list[tuple[Sig, list]] = []       # (predicate, [(position, functor)])
-        places: dict[str, list] = {}            # variable -> [(predicate, position)] in the body
-        for lit in rule.body:
-            if (lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign
-                    and lit.atom.ast_type == ASTType.SymbolicAtom):
-                found = list(atoms(lit.atom))
-                if len(found) != 1:             # (a pool in a body literal: nothing needed)
-                    continue
-                sig, term = found[0]
-                need = []
-                for j, a in enumerate(_arguments(term)):
-                    if a.ast_type == ASTType.Variable:
-                        places.setdefault(a.name, []).append((sig, j))
-                    else:
-                        f = _term_functor(a, consts)
-                        if f is not ANYTHING:
-                            need.append((j, f))
-                needs.append((sig, need))
-        gives: list[tuple[Sig, list]] = []       # (predicate, [(position, functor | places | ANYTHING)])
-        defined, _ = head_body(rule)
-        for sig, term in defined:
-            spec = []
-            for j, a in enumerate(_arguments(term)):
-                if a.ast_type == ASTType.Variable and a.name != "_" and a.name in places:
-                    spec.append((j, "places", places[a.name]))
-                else:
-                    spec.append((j, "functor", _term_functor(a, consts)))
-            gives.append((sig, spec))
-        return needs, gives
 
     def kept(self, facts: Sequence[Symbol]) -> list:
         """The statements to ground with these facts, in their order."""
@@ -159,8 +177,9 @@ class Pruner:
         keys = fact_keys(facts)
         got = self._kept.get(keys)
         if got is None:
-            kept = self._fixpoint(keys)
-            got = (kept, frozenset(predicates_read(kept)))
+            live = self._fixpoint(keys)
+            kept = [self.statements[i] for i in live]
+            got = (kept, frozenset().union(*(self.reads[i] for i in live)))
             if len(self._kept) >= 1024:
                 self._kept.clear()
             self._kept[keys] = got
@@ -168,14 +187,14 @@ class Pruner:
         keys_of = _KEYS.get
         return kept, [f for f in facts if (keys_of(f) or (None,))[0] in reads or not keys_of(f)]
 
-    def _fixpoint(self, keys: frozenset) -> list:
-        present: set[Sig] = set()
-        may: dict[tuple[Sig, int], set | None] = {}     # functors that may stand there; None: anything
+    def _fixpoint(self, keys: frozenset) -> list[int]:
+        present: set[str] = set()
+        may: dict[str, set | None] = {}         # place -> functors that may stand there; None: anything
         for k in keys:
-            if len(k) == 2:
+            if isinstance(k, str):
                 present.add(k)
             else:
-                _add(may, (k[0], k[1]), k[2])
+                _add(may, k[0], k[1])
         live: set[int] = set()
         grew = True
         while grew:
@@ -184,8 +203,7 @@ class Pruner:
                 if i in live or _met(needs, present, may):
                     live.add(i)
                     grew |= _give(gives, present, may)
-        keep = sorted(self.always + list(live))
-        return [self.statements[i] for i in keep]
+        return sorted(self.always + list(live))
 
 
 def _give(gives: list, present: set, may: dict) -> bool:
@@ -195,13 +213,13 @@ def _give(gives: list, present: set, may: dict) -> bool:
         if sig not in present:
             present.add(sig)
             grew = True
-        for j, how, what in spec:
+        for place, how, what in spec:
             for f in (_allowed(may, what) if how == "places" else (what,)):
-                grew |= _add(may, (sig, j), f)
+                grew |= _add(may, place, f)
     return grew
 
 
-def _add(may: dict, place: tuple, functor: Functor) -> bool:
+def _add(may: dict, place: str, functor: str | None) -> bool:
     """Record that `functor` (ANYTHING: any term) may stand at a place; True if that is new."""
     have = may.get(place, ())
     if have is None:
@@ -218,7 +236,7 @@ def _add(may: dict, place: tuple, functor: Functor) -> bool:
     return True
 
 
-def _allowed(may: dict, places: list) -> Iterable[Functor]:
+def _allowed(may: dict, places: list[str]) -> Iterable[str | None]:
     """The functors a variable may take: those allowed at every body place it stands in."""
     out: set | None = None
     for place in places:
@@ -233,8 +251,8 @@ def _met(needs: list, present: set, may: dict) -> bool:
     for sig, need in needs:
         if sig not in present:
             return False
-        for j, f in need:
-            got = may.get((sig, j), ())
+        for place, f in need:
+            got = may.get(place, ())
             if got is not None and f not in got:
                 return False
     return True

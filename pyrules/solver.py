@@ -65,11 +65,15 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
         if not files:
             raise RuntimeError("no rule files (.lp) found")
         parse_files([str(p) for p in files], statements.append, logger=log)
-        statements = [s for s in statements if s.ast_type not in (ASTType.Comment, ASTType.Defined)]
+        kinds = [s.ast_type for s in statements]          # (one pass: each read calls into clingo)
+        skip = (ASTType.Comment, ASTType.Defined)
+        statements = [s for s, k in zip(statements, kinds) if k not in skip]
+        kinds = [k for k in kinds if k not in skip]
         # every file opens with an implicit "#program base."; when all are base, one is enough
-        parts = [i for i, s in enumerate(statements) if s.ast_type == ASTType.Program]
+        parts = [i for i, k in enumerate(kinds) if k == ASTType.Program]
         if {str(statements[i]) for i in parts} == {"#program base."}:
-            statements = [s for i, s in enumerate(statements) if i not in parts[1:]]
+            drop = set(parts[1:])
+            statements = [s for i, s in enumerate(statements) if i not in drop]
         if ground_check:
             ctl = clingo.Control(CLINGO_ARGS, logger=log)   # a first grounding finds unsafe variables
             with ProgramBuilder(ctl) as builder:
@@ -92,13 +96,14 @@ def parse_text(text: str) -> list:
 _PRUNERS: dict[int, Pruner] = {}        # by id() of a statement list (the Pruner holds the list)
 
 
-def pruner(statements: Sequence) -> Pruner:
-    """The Pruner of a statement list (made once per list)."""
+def pruner(statements: Sequence, analysis: dict | None = None) -> Pruner:
+    """The Pruner of a statement list (made once per list; `analysis`: prune.analyse() of
+    it, as kept from an earlier run)."""
     got = _PRUNERS.get(id(statements))
     if got is None or got.source is not statements:
         if len(_PRUNERS) >= 32:
             _PRUNERS.clear()
-        got = _PRUNERS[id(statements)] = Pruner(statements)
+        got = _PRUNERS[id(statements)] = Pruner(statements, analysis)
     return got
 
 
