@@ -49,6 +49,18 @@ RACE_BITS = {1 << i: r for i, r in enumerate(
      "Winged Beast", "Plant", "Insect", "Thunder", "Dragon", "Beast", "Beast-Warrior", "Dinosaur",
      "Fish", "Sea Serpent", "Reptile", "Psychic", "Divine-Beast"])}
 
+SETCODE_ARCHETYPES = {0x4: "Amazoness", 0x18: "Cloudian", 0x22: "Jurrac", 0x45: "Archfiend"}
+"""The archetypes the Goat pool's texts name ("Amazoness" monsters, a "Cloudian" or "Jurrac" monster, Archfiend
+Monster Cards), by the setcode goat-format-en.cdb gives the cards of each (its `setcode` column: up to four 16-bit
+codes; the low 12 bits name the archetype, the high 4 a sub-archetype of it).  A setcode not listed gives no archetype."""
+
+
+def cdb_archetypes(setcode: int) -> list[str]:
+    """The archetype names of a cdb setcode value (SETCODE_ARCHETYPES), in the order of its codes."""
+    codes = [(setcode >> (16 * i)) & 0xFFFF for i in range(4)]
+    return list(dict.fromkeys(SETCODE_ARCHETYPES[c & 0xFFF] for c in codes if c & 0xFFF in SETCODE_ARCHETYPES))
+
+
 OVERLAY_KEYS = ["effects", "note", "unmodelled", "special_summon_only", *LEGACY]
 """The keys of an overlay entry: effects, note, unmodelled, a frame flag, and the older card
 keys (read as the effects they stand for)."""
@@ -132,7 +144,7 @@ def read_cdb(path: Path) -> ImportResult:
         if missing:
             raise _bad(path, f"not a YGOPro card database: missing table(s) {', '.join(missing)}")
         rows = con.execute(
-            "SELECT d.id, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, "
+            "SELECT d.id, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, d.setcode, "
             "(SELECT t.name FROM texts t WHERE t.id = d.id ORDER BY t.rowid LIMIT 1), "
             "(SELECT t.desc FROM texts t WHERE t.id = d.id ORDER BY t.rowid LIMIT 1) "
             "FROM datas d ORDER BY d.id").fetchall()
@@ -142,7 +154,7 @@ def read_cdb(path: Path) -> ImportResult:
         con.close()
     result = ImportResult([], path.name)
     seen: set[int] = set()
-    for code, alias, bits, atk, df, level, race, attribute, name, desc in rows:
+    for code, alias, bits, atk, df, level, race, attribute, setcode, name, desc in rows:
         if alias:
             result.skipped_aliases += 1
             continue
@@ -161,6 +173,10 @@ def read_cdb(path: Path) -> ImportResult:
         if isinstance(card, str):
             result.skipped_unsupported.append(f"{name}: {card}")
         else:
+            archetypes = cdb_archetypes(int(setcode or 0)) if isinstance(setcode, int) else []
+            if archetypes:
+                card = {**{k: v for k, v in card.items() if k != "source"}, "archetypes": archetypes,
+                        "source": card["source"]}
             result.cards.append(card)
             _add_text(result, card, desc)
     return result
@@ -224,6 +240,8 @@ def ygoprodeck_card(item: dict, source: str) -> dict | str:  # noqa: C901  (to s
         frame = item.get("frameType")
         if frame in ("normal", "effect", "token"):     # a Tuner's frame says whether it is an Effect Monster
             card[frame] = True
+    if isinstance(item.get("archetype"), str) and item["archetype"]:
+        card["archetypes"] = [item["archetype"]]       # YGOPRODeck names one archetype per card
     card["source"] = source
     return card
 

@@ -23,7 +23,7 @@ GOAT = SHARED / "data" / "goat-format-en.cdb"
 POOL = ROOT / "facts" / POOL_FILE
 PRINTED = ["kind", "level", "atk", "def", "atk_unknown", "attribute", "type", "spell_type", "trap_type", "normal",
            "effect", "fusion", "ritual", "synchro", "tuner", "token", "flip", "toon", "spirit", "special_summon_only",
-           "trap_monster", "union", "gemini", "unmodelled"]
+           "trap_monster", "union", "gemini", "archetypes", "unmodelled"]
 
 
 def pool_cards() -> dict[str, dict]:
@@ -132,7 +132,8 @@ def test_cards_audit_cli(tmp_path):
     lines = {line.split("  ")[0]: line for line in table.output.splitlines()}
     assert "derived: can_attack_directly" in lines["Jinzo #7"]
     assert "derived: cannot_normal_summon" in lines["Guardian Ceal"]
-    assert "NOT MODELLED: the condition names an archetype" in lines["Terrorking Archfiend"]
+    assert "NOT MODELLED: a count of Normal Summons" in lines["Narrow Pass"]
+    assert "curated: cannot_normal_summon(while: controls_no_archetype=Archfiend)" in lines["Terrorking Archfiend"]
     assert "curated: cannot_be_attack_target(while: face_up_card=Umi)" in lines["The Legendary Fisherman"]
     pool = tmp_path / "cardinfo.json"
     pool.write_text(json.dumps({"data": [
