@@ -61,9 +61,10 @@ def cdb_archetypes(setcode: int) -> list[str]:
     return list(dict.fromkeys(SETCODE_ARCHETYPES[c & 0xFFF] for c in codes if c & 0xFFF in SETCODE_ARCHETYPES))
 
 
-OVERLAY_KEYS = ["effects", "note", "unmodelled", "special_summon_only", *LEGACY]
-"""The keys of an overlay entry: effects, note, unmodelled, a frame flag, and the older card
-keys (read as the effects they stand for)."""
+OVERLAY_KEYS = ["effects", "note", "unmodelled", "no_bearing", "special_summon_only", *LEGACY]
+"""The keys of an overlay entry: effects, note, unmodelled, no_bearing (why a text the audit flags has no
+bearing on the actions the rules judge: the audit counts it apart, never as modelled), a frame flag, and
+the older card keys (read as the effects they stand for)."""
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -280,7 +281,7 @@ def _overlay_files(path: Path) -> list[Path]:
 
 
 def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
-    """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled,
+    """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled, no_bearing,
     special_summon_only}.  The older card keys are read as the effects they stand for."""
     path = Path(path) if path is not None else facts_dir() / "overlay"
     out: dict[str, dict] = {}
@@ -296,7 +297,12 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
                 continue
             bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
                            "card key)") for k in props if k not in OVERLAY_KEYS]
-            bad += card_problems({"name": str(name), "kind": "monster", **props}, where, partial=True)
+            card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
+            bad += card_problems({"name": str(name), "kind": "monster", **card_keys}, where, partial=True)
+            if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):
+                bad.append(Problem(f"{where}.no_bearing", "expected a sentence saying why"))
+            if "no_bearing" in props and ("effects" in props or "unmodelled" in props):
+                bad.append(Problem(f"{where}.no_bearing", "a card with no bearing has no effects and nothing unmodelled"))
             if str(name) in out:
                 bad.append(Problem(where, "the card is curated in two overlay entries"))
             if bad:
@@ -334,6 +340,8 @@ def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | N
         record["curated"] = curated["effects"]
     if "unmodelled" in card:
         record["unmodelled"] = card["unmodelled"]
+    if "no_bearing" in curated:
+        record["no_bearing"] = curated["no_bearing"]
     return record
 
 
@@ -357,7 +365,7 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
             card["effects"] = [dict(e) for e in effects]
         if "unmodelled" in props:
             card["unmodelled"] = props["unmodelled"]
-        elif derived.unread and "effects" not in props:
+        elif derived.unread and "effects" not in props and "no_bearing" not in props:
             card["unmodelled"] = _verdict_why(derived)
         # the overlay's `note` (the text or ruling an entry rests on) stays in the overlay: the
         # imported cards carry facts, not card texts
