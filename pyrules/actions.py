@@ -140,59 +140,116 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def parse_term(text: str) -> dict[str, Any]:  # noqa: C901  (to split into named steps: issue 15)
+def parse_term(text: str) -> dict[str, Any]:
+    """The action object of the term form, e.g. normal_summon(skull,[ox]).  Raises InvalidInput."""
     toks = _tokens(text)
-    if not toks or toks[0][0] != "word":
-        raise InvalidInput(Problem("action", f"expected an action name, got {text!r}"))
-    name, rest = toks[0][1], toks[1:]
-    if name not in SIGNATURES:
-        raise InvalidInput(Problem("action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
-    args: list[Any] = []
-    if rest:
-        if rest[0] != ("punct", "(") or rest[-1] != ("punct", ")"):
-            raise InvalidInput(Problem("action", f"expected {name}(...), got {text!r}"))
-        i, body = 0, rest[1:-1]
-        while i < len(body):
-            tok = body[i]
-            if tok == ("punct", "["):
-                items = []
-                i += 1
-                while i < len(body) and body[i] != ("punct", "]"):
-                    if body[i][0] != "word":
-                        raise InvalidInput(Problem("action", f"unexpected {body[i][1]!r} in a list"))
-                    items.append(body[i][1])
-                    i += 1
-                    if i < len(body) and body[i] == ("punct", ","):
-                        i += 1
-                        if i < len(body) and body[i] == ("punct", "]"):
-                            raise InvalidInput(Problem("action", "an id is missing after ',' in a list"))
-                    elif i < len(body) and body[i] != ("punct", "]"):
-                        raise InvalidInput(Problem("action", f"expected ',' or ']' in a list, got {body[i][1]!r}"))
-                if i >= len(body):
-                    raise InvalidInput(Problem("action", "a list is not closed with ]"))
-                args.append(items)
-                i += 1
-            elif tok[0] == "word":
-                args.append(tok[1])
-                i += 1
-            else:
-                raise InvalidInput(Problem("action", f"unexpected {tok[1]!r}"))
-            if i < len(body):
-                if body[i] != ("punct", ","):
-                    raise InvalidInput(Problem("action", f"expected ',' between arguments, got {body[i][1]!r}"))
-                i += 1
-                if i >= len(body):
-                    raise InvalidInput(Problem("action", "an argument is missing after ','"))
+    name = _term_name(toks, text)
+    args = _term_args(toks[1:], name, text)
     sig = SIGNATURES[name]
     if len(args) > len(sig):
         raise InvalidInput(Problem("action", f"{name} takes at most {len(sig)} arguments, got {len(args)}"))
     return {"action": name, **{key: value for (key, _), value in zip(sig, args)}}
 
 
-def parse_action(value: Any) -> Action:  # noqa: C901  (to split into named steps: issue 15)
+def _term_name(toks: list[tuple[str, str]], text: str) -> str:
+    """The action name the term starts with: a known one."""
+    if not toks or toks[0][0] != "word":
+        raise InvalidInput(Problem("action", f"expected an action name, got {text!r}"))
+    name = toks[0][1]
+    if name not in SIGNATURES:
+        raise InvalidInput(Problem("action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
+    return name
+
+
+def _term_args(rest: list[tuple[str, str]], name: str, text: str) -> list[Any]:
+    """The arguments after the name: none, or (arg, arg, ...) where an arg is an id or a list of ids."""
+    if not rest:
+        return []
+    if rest[0] != ("punct", "(") or rest[-1] != ("punct", ")"):
+        raise InvalidInput(Problem("action", f"expected {name}(...), got {text!r}"))
+    body = rest[1:-1]
+    args: list[Any] = []
+    i = 0
+    while i < len(body):
+        arg, i = _term_arg(body, i)
+        args.append(arg)
+        i = _after_arg(body, i)
+    return args
+
+
+def _term_arg(body: list[tuple[str, str]], i: int) -> tuple[Any, int]:
+    """The argument at body[i] (an id or a [list]) and the position after it."""
+    tok = body[i]
+    if tok == ("punct", "["):
+        return _term_list(body, i + 1)
+    if tok[0] == "word":
+        return tok[1], i + 1
+    raise InvalidInput(Problem("action", f"unexpected {tok[1]!r}"))
+
+
+def _after_arg(body: list[tuple[str, str]], i: int) -> int:
+    """Past the ',' after an argument, which another argument must follow; or the end."""
+    if i >= len(body):
+        return i
+    if body[i] != ("punct", ","):
+        raise InvalidInput(Problem("action", f"expected ',' between arguments, got {body[i][1]!r}"))
+    if i + 1 >= len(body):
+        raise InvalidInput(Problem("action", "an argument is missing after ','"))
+    return i + 1
+
+
+def _term_list(body: list[tuple[str, str]], i: int) -> tuple[list[str], int]:
+    """The ids of a list whose '[' is just before body[i], and the position after its ']'."""
+    items = []
+    while i < len(body) and body[i] != ("punct", "]"):
+        if body[i][0] != "word":
+            raise InvalidInput(Problem("action", f"unexpected {body[i][1]!r} in a list"))
+        items.append(body[i][1])
+        i = _after_item(body, i + 1)
+    if i >= len(body):
+        raise InvalidInput(Problem("action", "a list is not closed with ]"))
+    return items, i + 1
+
+
+def _after_item(body: list[tuple[str, str]], i: int) -> int:
+    """Past the ',' after an id in a list (another id must follow), or at the ']' or the end."""
+    if i < len(body) and body[i] == ("punct", ","):
+        if i + 1 < len(body) and body[i + 1] == ("punct", "]"):
+            raise InvalidInput(Problem("action", "an id is missing after ',' in a list"))
+        return i + 1
+    if i < len(body) and body[i] != ("punct", "]"):
+        raise InvalidInput(Problem("action", f"expected ',' or ']' in a list, got {body[i][1]!r}"))
+    return i
+
+
+def parse_action(value: Any) -> Action:
     """An Action from an Action, a dict/JSON object, or the term form.  Raises InvalidInput."""
     if isinstance(value, Action):
         return value
+    value = _action_object(value)
+    name = _action_name(value)
+    sig = dict(SIGNATURES[name])
+    problems = [Problem(f"action.{key}", f"unknown key for {name}") for key in value if key != "action" and key not in sig]
+    fields: dict[str, Any] = {}
+    for key, kind in SIGNATURES[name]:
+        path = f"action.{key}"
+        if key in value:
+            got, problem = _field_value(path, kind, value[key])
+        elif (name, key) in OPTIONAL:
+            got, problem = _default(name, key), None
+        else:
+            got, problem = None, Problem(path, "is required")
+        if problem is None:
+            fields[key] = got
+        else:
+            problems.append(problem)
+    if problems:
+        raise InvalidInput(problems)
+    return Action(action=name, **fields)
+
+
+def _action_object(value: Any) -> dict:
+    """The action as an object: text is read as JSON (starting with '{') or as the term form."""
     if isinstance(value, str):
         limits = Limits.from_env()
         check_text_size(value, limits, "action")
@@ -203,48 +260,43 @@ def parse_action(value: Any) -> Action:  # noqa: C901  (to split into named step
             value = parse_term(text)
     if not isinstance(value, dict):
         raise InvalidInput(Problem("action", f"expected an action object or term, got {type(value).__name__}"))
+    return value
+
+
+def _action_name(value: dict) -> str:
+    """The object's action name: a known one."""
     name = value.get("action")
     if not isinstance(name, str):
         raise InvalidInput(Problem("action.action", f"expected an action name (a string), got {_kind(name)} "
                                                     f"(known: {', '.join(ORDER)})"))
     if name not in SIGNATURES:
         raise InvalidInput(Problem("action.action", f"unknown action {name!r} (known: {', '.join(ORDER)})"))
-    problems: list[Problem] = []
-    fields: dict[str, Any] = {}
-    sig = dict(SIGNATURES[name])
-    for key in value:
-        if key != "action" and key not in sig:
-            problems.append(Problem(f"action.{key}", f"unknown key for {name}"))
-    for key, kind in SIGNATURES[name]:
-        path = f"action.{key}"
-        if key not in value:
-            if (name, key) in OPTIONAL:
-                default = OPTIONAL[(name, key)]
-                fields[key] = tuple(default) if isinstance(default, list) else default
-            else:
-                problems.append(Problem(path, "is required"))
-            continue
-        v = value[key]
-        if kind == "ids":
-            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                problems.append(Problem(path, "expected a list of ids (strings)"))
-            elif len(set(v)) != len(v):
-                problems.append(Problem(path, "names the same id twice"))
-            else:
-                fields[key] = tuple(sorted(v))
-        elif not isinstance(v, str):
-            problems.append(Problem(path, f"expected a string, got {_kind(v)}"))
-        elif kind == "position" and v not in POSITIONS:
-            problems.append(Problem(path, f"must be attack or defense; got {v!r}"))
-        elif kind == "face" and v not in FACES:
-            problems.append(Problem(path, f"must be up or down; got {v!r}"))
-        elif kind in ("id", "by") and v == "direct":
-            problems.append(Problem(path, "'direct' is not a card id"))
-        else:
-            fields[key] = v
-    if problems:
-        raise InvalidInput(problems)
-    return Action(action=name, **fields)
+    return name
+
+
+def _default(name: str, key: str) -> Any:
+    """The value of an optional field left out (a list default as a tuple)."""
+    default = OPTIONAL[(name, key)]
+    return tuple(default) if isinstance(default, list) else default
+
+
+def _field_value(path: str, kind: str, v: Any) -> tuple[Any, Problem | None]:
+    """(the field's value, None), or (None, the problem with it)."""
+    if kind == "ids":
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            return None, Problem(path, "expected a list of ids (strings)")
+        if len(set(v)) != len(v):
+            return None, Problem(path, "names the same id twice")
+        return tuple(sorted(v)), None
+    if not isinstance(v, str):
+        return None, Problem(path, f"expected a string, got {_kind(v)}")
+    if kind == "position" and v not in POSITIONS:
+        return None, Problem(path, f"must be attack or defense; got {v!r}")
+    if kind == "face" and v not in FACES:
+        return None, Problem(path, f"must be up or down; got {v!r}")
+    if kind in ("id", "by") and v == "direct":
+        return None, Problem(path, "'direct' is not a card id")
+    return v, None
 
 
 def _kind(value: Any) -> str:

@@ -107,54 +107,70 @@ def _readings(*maps) -> dict[str, str]:
     return out
 
 
-def run_check(engine, case: dict, spec: dict) -> tuple[bool, str]:  # noqa: C901  (to split into named steps: issue 15)
+def run_check(engine, case: dict, spec: dict) -> tuple[bool, str]:
     """Run one check of a case; (ok, message)."""
     snap = merge(DEFAULTS, case.get("snapshot"))
     kind = spec["kind"]
     if kind == "unknown_keys":
         return False, f"unknown case key(s) {spec['keys']} (known: {', '.join(sorted(CASE_KEYS))})"
     case_readings = _readings(case.get("readings"))
-    if kind == "invalid":
-        try:
-            engine.legal(snap, case_readings)
-        except InvalidInput as e:
-            text = "\n".join(map(str, e.problems))
-            missing = [p for p in case.get("problems") or [] if p not in text]
-            if missing:
-                return False, f"rejected, but the problems do not mention {missing}: {text}"
-            return True, ""
-        return False, "expected the snapshot to be rejected, but it was accepted"
-    if kind == "invalid_action":
-        try:
-            v = engine.check(snap, case["invalid_action"], case_readings)
-        except InvalidInput:
-            return True, ""
-        return False, f"expected invalid input, got a verdict (permitted={v.permitted})"
+    if kind in _EXPECT_INVALID:
+        return _EXPECT_INVALID[kind](engine, case, snap, case_readings)
     try:
-        if kind == "replay":
-            got = engine.legal(snap, case_readings).replay
-            return got is case["replay"], f"replay expected {case['replay']}, got {got}"
-        if kind == "unmodelled":
-            got = [u.id for u in engine.legal(snap, case_readings).unmodelled]
-            return got == list(case["unmodelled"]), f"unmodelled expected {case['unmodelled']}, got {got}"
-        if kind == "legal":
-            want = case["legal"]
-            res = engine.legal(snap, case_readings)
-            terms = [a.term() for a in res.permitted]
-            problems = []
-            for t in want.get("includes") or []:
-                if parse_action(t).term() not in terms:
-                    problems.append(f"missing {t}")
-            for t in want.get("excludes") or []:
-                if parse_action(t).term() in terms:
-                    problems.append(f"unexpected {t}")
-            if "count" in want and len(terms) != want["count"]:
-                problems.append(f"expected {want['count']} permitted actions, got {len(terms)}")
-            return not problems, "; ".join(problems) + f" (permitted: {', '.join(terms)})"
-        chk = spec["spec"]
-        v = engine.check(snap, chk["action"], _readings(case.get("readings"), chk.get("readings")))
+        return _JUDGED.get(kind, _expect_verdict)(engine, case, spec, snap, case_readings)
     except InvalidInput as e:
         return False, "invalid input: " + "; ".join(map(str, e.problems))
+
+
+def _expect_invalid(engine, case: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:
+    """invalid: the snapshot is rejected, with problems that mention each of `problems`."""
+    try:
+        engine.legal(snap, case_readings)
+    except InvalidInput as e:
+        text = "\n".join(map(str, e.problems))
+        missing = [p for p in case.get("problems") or [] if p not in text]
+        if missing:
+            return False, f"rejected, but the problems do not mention {missing}: {text}"
+        return True, ""
+    return False, "expected the snapshot to be rejected, but it was accepted"
+
+
+def _expect_invalid_action(engine, case: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:
+    """invalid_action: the action is rejected as input (no verdict)."""
+    try:
+        v = engine.check(snap, case["invalid_action"], case_readings)
+    except InvalidInput:
+        return True, ""
+    return False, f"expected invalid input, got a verdict (permitted={v.permitted})"
+
+
+def _expect_replay(engine, case: dict, spec: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:
+    """replay: `legal` reports this replay flag."""
+    got = engine.legal(snap, case_readings).replay
+    return got is case["replay"], f"replay expected {case['replay']}, got {got}"
+
+
+def _expect_unmodelled(engine, case: dict, spec: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:
+    """unmodelled: `legal` lists exactly these ids as unmodelled."""
+    got = [u.id for u in engine.legal(snap, case_readings).unmodelled]
+    return got == list(case["unmodelled"]), f"unmodelled expected {case['unmodelled']}, got {got}"
+
+
+def _expect_legal(engine, case: dict, spec: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:
+    """legal: the permitted actions include and exclude these, and number `count`."""
+    want = case["legal"]
+    terms = [a.term() for a in engine.legal(snap, case_readings).permitted]
+    problems = [f"missing {t}" for t in want.get("includes") or [] if parse_action(t).term() not in terms]
+    problems += [f"unexpected {t}" for t in want.get("excludes") or [] if parse_action(t).term() in terms]
+    if "count" in want and len(terms) != want["count"]:
+        problems.append(f"expected {want['count']} permitted actions, got {len(terms)}")
+    return not problems, "; ".join(problems) + f" (permitted: {', '.join(terms)})"
+
+
+def _expect_verdict(engine, case: dict, spec: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:
+    """One entry of checks: the verdict, then its reasons, unmodelled ids and notes."""
+    chk = spec["spec"]
+    v = engine.check(snap, chk["action"], _readings(case.get("readings"), chk.get("readings")))
     want = bool(chk.get("permitted"))
     got_ids = [r.rule for r in v.reasons]
     if v.permitted is not want:
@@ -162,6 +178,11 @@ def run_check(engine, case: dict, spec: dict) -> tuple[bool, str]:  # noqa: C901
             ("permitted" if v.permitted else f"forbidden {got_ids}")
     if not v.permitted and not v.reasons:
         return False, "forbidden without a reason"
+    return _verdict_details(case, chk, v, got_ids)
+
+
+def _verdict_details(case: dict, chk: dict, v, got_ids: list[str]) -> tuple[bool, str]:
+    """A verdict's unmodelled ids (the case's), reasons (the check's among them) and notes."""
     if "unmodelled" in case and [u.id for u in v.unmodelled] != list(case["unmodelled"]):
         return False, f"unmodelled expected {case['unmodelled']}, got {[u.id for u in v.unmodelled]}"
     missing = [r for r in chk.get("reasons") or [] if r not in got_ids]
@@ -172,6 +193,12 @@ def run_check(engine, case: dict, spec: dict) -> tuple[bool, str]:  # noqa: C901
     if wrong:
         return False, f"expected notes {chk['notes']}, got {notes}"
     return True, ""
+
+
+# The checks by kind (case_checks): the first two expect input to be rejected; the others expect
+# judgements, and a rejected input fails them.
+_EXPECT_INVALID = {"invalid": _expect_invalid, "invalid_action": _expect_invalid_action}
+_JUDGED = {"replay": _expect_replay, "unmodelled": _expect_unmodelled, "legal": _expect_legal}
 
 
 def run_file(engine, path: str | Path, pattern: str | None = None) -> Iterator[Outcome]:

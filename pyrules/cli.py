@@ -294,7 +294,7 @@ def _default_cases() -> list[Path]:
 @cards_option
 @rules_option
 @click.pass_context
-def test_cmd(ctx, paths, pattern, as_json, cards, rules):  # noqa: C901  (to split into named steps: issue 15)
+def test_cmd(ctx, paths, pattern, as_json, cards, rules):
     """Run YAML ruling case files (files or folders) and report the failing checks.
 
     Without PATH, runs the project's own ruling suite (tests/cases) from a checkout.
@@ -306,14 +306,37 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):  # noqa: C901  (to spl
         pyrules test
         pyrules test my_cases/ --rules my_rules/ -k replay
     """
-    from .cases import case_checks, case_files, load_cases, run_file
+    from .cases import case_files, run_file
+    files = case_files(_case_roots(paths))
+    _read_case_files(files)
+    try:
+        engine = _engine(ctx, rules, cards)
+    except RuntimeError as e:
+        raise InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}"))
+    outcomes = [outcome for f in files for outcome in run_file(engine, f, pattern)]
+    passed = sum(o.ok for o in outcomes)
+    failures = [o for o in outcomes if not o.ok]
+    _print_test_results(engine, passed, failures, as_json)
+    if pattern and not passed and not failures:        # a typo in -k must not look like success
+        click.echo(f"no case name contains {pattern!r}", err=True)
+        sys.exit(FAILED)
+    sys.exit(FAILED if failures else OK)
+
+
+def _case_roots(paths: tuple[str, ...]) -> list[Path]:
+    """The files and folders `test` runs: PATHs (each must exist), or the project's ruling suite."""
     roots = [Path(p) for p in paths] or _default_cases()
     if not roots:
         raise InvalidInput(Problem("PATH", "no ruling case files given (and no tests/cases folder here)"))
     missing = [str(p) for p in roots if not p.exists()]
     if missing:
         raise InvalidInput([Problem(m, "no such file or folder") for m in missing])
-    files = case_files(roots)
+    return roots
+
+
+def _read_case_files(files: list[Path]) -> None:
+    """Every case file reads as a list of case mappings whose checks are known (before any is run)."""
+    from .cases import case_checks, load_cases
     problems = []
     for f in files:
         try:
@@ -325,30 +348,19 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):  # noqa: C901  (to spl
             problems.append(Problem(str(f), f"cannot read the case file: {str(e).strip() or 'expected a list of cases'}"))
     if problems:
         raise InvalidInput(problems)
-    try:
-        engine = _engine(ctx, rules, cards)
-    except RuntimeError as e:
-        raise InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}"))
-    passed, failures = 0, []
-    for f in files:
-        for outcome in run_file(engine, f, pattern):
-            if outcome.ok:
-                passed += 1
-            else:
-                failures.append(outcome)
+
+
+def _print_test_results(engine, passed: int, failures: list, as_json: bool) -> None:
+    """The failing checks and the counts, as text or JSON."""
     if as_json:
         click.echo(json.dumps({"passed": passed, "failed": len(failures),
                                "failures": [{"file": o.file, "case": o.case, "check": o.check, "message": o.message}
                                             for o in failures]}, indent=2))
-    else:
-        click.echo(f"rules: {engine.rules_dir}")
-        for o in failures:
-            click.echo(f"FAILED {o.file}: {o.case} :: {o.check}: {o.message}")
-        click.echo(f"{passed} passed, {len(failures)} failed")
-    if pattern and not passed and not failures:        # a typo in -k must not look like success
-        click.echo(f"no case name contains {pattern!r}", err=True)
-        sys.exit(FAILED)
-    sys.exit(FAILED if failures else OK)
+        return
+    click.echo(f"rules: {engine.rules_dir}")
+    for o in failures:
+        click.echo(f"FAILED {o.file}: {o.case} :: {o.check}: {o.message}")
+    click.echo(f"{passed} passed, {len(failures)} failed")
 
 
 @main.command()

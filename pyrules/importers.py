@@ -99,7 +99,7 @@ def _card_type(bits: int) -> str | None:
     return None
 
 
-def cdb_card(code: int, name: str, bits: int, atk: int, df: int, level: int, race: int, attribute: int,  # noqa: C901  (to split into named steps: issue 15)
+def cdb_card(code: int, name: str, bits: int, atk: int, df: int, level: int, race: int, attribute: int,
              source: str) -> dict | str:
     """One datas/texts row in the card schema, or a string saying why it was left out."""
     kind = _card_type(bits)
@@ -109,28 +109,40 @@ def cdb_card(code: int, name: str, bits: int, atk: int, df: int, level: int, rac
         if bits & bit:
             return f"{frame} frame"
     card: dict[str, Any] = {"name": name, "passcode": code, "kind": kind}
-    monster_stats = kind == "monster" or (bits & TYPE_FLAGS["trap_monster"] and (atk or df or level & 0xFF))
-    if monster_stats:
-        card["level"] = level & 0xFF
-        if attribute in ATTRIBUTE_BITS:
-            card["attribute"] = ATTRIBUTE_BITS[attribute]
-        if race in RACE_BITS:
-            card["type"] = RACE_BITS[race]
-        if atk < 0 or df < 0:
-            card["atk_unknown"] = True
-        else:
-            card["atk"], card["def"] = atk, df
-    for flag, bit in TYPE_FLAGS.items():
-        if bits & bit and (kind == "monster" or flag == "trap_monster"):
-            card[flag] = True
+    if kind == "monster" or (bits & TYPE_FLAGS["trap_monster"] and (atk or df or level & 0xFF)):
+        card.update(_cdb_stats(atk, df, level, race, attribute))
+    card.update({flag: True for flag, bit in TYPE_FLAGS.items()
+                 if bits & bit and (kind == "monster" or flag == "trap_monster")})
     if kind == "spell":
-        card["spell_type"] = ("quickplay" if bits & QUICKPLAY else "continuous" if bits & CONTINUOUS else
-                              "equip" if bits & EQUIP else "field" if bits & FIELD else
-                              "ritual" if bits & RITUAL else "normal")
+        card["spell_type"] = _first_icon(bits, SPELL_ICON_BITS)
     elif kind == "trap":
-        card["trap_type"] = "continuous" if bits & CONTINUOUS else "counter" if bits & COUNTER else "normal"
+        card["trap_type"] = _first_icon(bits, TRAP_ICON_BITS)
     card["source"] = source
     return card
+
+
+SPELL_ICON_BITS = (("quickplay", QUICKPLAY), ("continuous", CONTINUOUS), ("equip", EQUIP), ("field", FIELD),
+                   ("ritual", RITUAL))
+TRAP_ICON_BITS = (("continuous", CONTINUOUS), ("counter", COUNTER))
+
+
+def _first_icon(bits: int, icons: tuple[tuple[str, int], ...]) -> str:
+    """The first icon (spell_type or trap_type) whose bit is set; none: normal."""
+    return next((icon for icon, bit in icons if bits & bit), "normal")
+
+
+def _cdb_stats(atk: int, df: int, level: int, race: int, attribute: int) -> dict[str, Any]:
+    """A monster's Level, Attribute and Type (when known), and its ATK/DEF (negative: "?")."""
+    stats: dict[str, Any] = {"level": level & 0xFF}
+    if attribute in ATTRIBUTE_BITS:
+        stats["attribute"] = ATTRIBUTE_BITS[attribute]
+    if race in RACE_BITS:
+        stats["type"] = RACE_BITS[race]
+    if atk < 0 or df < 0:
+        stats["atk_unknown"] = True
+    else:
+        stats["atk"], stats["def"] = atk, df
+    return stats
 
 
 def read_cdb(path: Path) -> ImportResult:
@@ -205,7 +217,8 @@ UNSUPPORTED_WORDS = ("XYZ", "Xyz", "Link", "Pendulum", "Skill")
 RACE_NAMES = {r for r in CARD_SCHEMA["properties"]["type"]["enum"]}
 
 
-def ygoprodeck_card(item: dict, source: str) -> dict | str:  # noqa: C901  (to split into named steps: issue 15)
+def ygoprodeck_card(item: dict, source: str) -> dict | str:
+    """One card-info entry in the card schema, or a string saying why it was left out."""
     name, type_text = item.get("name"), item.get("type")
     if not isinstance(name, str) or not name or not isinstance(type_text, str):
         return "needs a name and a type"
@@ -216,34 +229,36 @@ def ygoprodeck_card(item: dict, source: str) -> dict | str:  # noqa: C901  (to s
     if isinstance(item.get("id"), int) and item["id"] >= 0:
         card["passcode"] = item["id"]
     if "Spell" in words:
-        card["kind"] = "spell"
-        card["spell_type"] = SPELL_RACES.get(str(item.get("race")), "normal")
+        card.update(kind="spell", spell_type=SPELL_RACES.get(str(item.get("race")), "normal"))
     elif "Trap" in words and "Monster" not in words:
-        card["kind"] = "trap"
-        card["trap_type"] = TRAP_RACES.get(str(item.get("race")), "normal")
+        card.update(kind="trap", trap_type=TRAP_RACES.get(str(item.get("race")), "normal"))
     else:
-        card["kind"] = "monster"
-        level = item.get("level")
-        if isinstance(level, int):
-            card["level"] = level
-        if item.get("attribute") in ATTRIBUTES:
-            card["attribute"] = item["attribute"]
-        if item.get("race") in RACE_NAMES:
-            card["type"] = item["race"]
-        atk, df = item.get("atk"), item.get("def")
-        if isinstance(atk, int) and isinstance(df, int) and atk >= 0 and df >= 0:
-            card["atk"], card["def"] = atk, df
-        elif "atk" in item or "def" in item:
-            card["atk_unknown"] = True
-        for word, flag in TYPE_WORDS.items():
-            if word in words:
-                card[flag] = True
-        frame = item.get("frameType")
-        if frame in ("normal", "effect", "token"):     # a Tuner's frame says whether it is an Effect Monster
-            card[frame] = True
+        card.update(_ygoprodeck_monster(item, words))
     if isinstance(item.get("archetype"), str) and item["archetype"]:
         card["archetypes"] = [item["archetype"]]       # YGOPRODeck names one archetype per card
     card["source"] = source
+    return card
+
+
+def _ygoprodeck_monster(item: dict, words: list[str]) -> dict[str, Any]:
+    """A monster entry's keys: kind, Level, Attribute, Type, ATK/DEF and the frame flags."""
+    card: dict[str, Any] = {"kind": "monster"}
+    level = item.get("level")
+    if isinstance(level, int):
+        card["level"] = level
+    if item.get("attribute") in ATTRIBUTES:
+        card["attribute"] = item["attribute"]
+    if item.get("race") in RACE_NAMES:
+        card["type"] = item["race"]
+    atk, df = item.get("atk"), item.get("def")
+    if isinstance(atk, int) and isinstance(df, int) and atk >= 0 and df >= 0:
+        card["atk"], card["def"] = atk, df
+    elif "atk" in item or "def" in item:
+        card["atk_unknown"] = True
+    card.update({flag: True for word, flag in TYPE_WORDS.items() if word in words})
+    frame = item.get("frameType")
+    if frame in ("normal", "effect", "token"):     # a Tuner's frame says whether it is an Effect Monster
+        card[frame] = True
     return card
 
 

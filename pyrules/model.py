@@ -38,6 +38,7 @@ class Entry:
     position: str | None = None
     face: str | None = None
     equipped_to: str | None = None
+    equipped_turn: int | None = None     # the duel turn it was equipped on (with equipped_to)
     properly_summoned: bool = False
     current: tuple[tuple[str, int], ...] = ()    # (atk|def|level, value) given for a monster on the field
 
@@ -156,6 +157,7 @@ class _Normaliser:
         for e in entries:
             if e.equipped_to is not None and not self.ref(e.equipped_to, f"{e.path}.equipped_to"):
                 e.equipped_to = None
+            self._equipped_turn(e, raw.get("turn", 3))
         chain = [c for n, c in enumerate(_list(raw.get("chain"))) if self.ref(c, f"chain[{n}]")]
         events, gone_ids = self._events(players)
         effects = [eff for n, eff in enumerate(_list(raw.get("effects"))) if self._effect(eff, f"effects[{n}]", players)]
@@ -170,6 +172,17 @@ class _Normaliser:
                     deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
                     entries=entries, events=events, attack=attack, by_id=self.by_id, gone_ids=gone_ids,
                     effects=effects)
+
+    def _equipped_turn(self, e: Entry, turn: Any) -> None:
+        """An equipped_turn belongs to an equipped card and is not later than the snapshot's turn."""
+        if e.equipped_turn is None:
+            return
+        if e.equipped_to is None:
+            self.bad(f"{e.path}.equipped_turn", "equipped_turn needs equipped_to (the monster the card is equipped to)")
+            e.equipped_turn = None
+        elif isinstance(turn, int) and e.equipped_turn > turn:
+            self.bad(f"{e.path}.equipped_turn", f"turn {e.equipped_turn} is after the snapshot's turn {turn}")
+            e.equipped_turn = None
 
     def _players(self, players_raw: dict) -> tuple[list[str], str]:
         """The two player keys and the turn player."""
@@ -206,7 +219,7 @@ class _Normaliser:
             id=item["id"], card=self.card(item["card"], f"{path}.card"), player=p, zone=zone,
             slot=n, path=path, owner=owner, position=item.get("position"),
             face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
-            equipped_to=item.get("equipped_to"), properly_summoned=item.get("properly_summoned", False),
+            equipped_to=item.get("equipped_to"), equipped_turn=item.get("equipped_turn"), properly_summoned=item.get("properly_summoned", False),
             current=tuple((k, item[k]) for k in ("atk", "def", "level") if k in item))
 
     def _unique(self, entries: list[Entry]) -> list[Entry]:

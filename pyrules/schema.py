@@ -72,7 +72,10 @@ _monster = {
 _spell_trap = {
     "type": "object", "required": ["id", "card", "face"], "additionalProperties": False,
     "properties": {"id": _id, "card": _card_ref, "face": {"enum": ["up", "down"]},
-                   "equipped_to": _id, "owner": _str},
+                   "equipped_to": _id, "owner": _str,
+                   "equipped_turn": {"type": "integer", "minimum": 1, "maximum": 100_000,
+                                     "description": "the duel turn on which this card was equipped (with equipped_to; "
+                                                    "at most the snapshot's turn)"}},
 }
 _pile_entry = {"anyOf": [{"type": "string", "description": "a bare card name"}, {
     "type": "object", "required": ["id", "card"], "additionalProperties": False,

@@ -82,79 +82,169 @@ def _resolve(schema: dict, root: dict) -> dict:
     return root["definitions"][schema["$ref"].split("/")[-1]] if "$ref" in schema else schema
 
 
-def _compile(schema: dict, root: dict):  # noqa: C901  (to split into named steps: issue 15)
+def _compile(schema: dict, root: dict):
+    """The checker of one schema: a reference, a choice (anyOf), or a node."""
     if "$ref" in schema:
         return _checker(_resolve(schema, root), root)
     if "anyOf" in schema:
-        options = [(_resolve(b, root), b) for b in schema["anyOf"]]
-        words = " or ".join(_TYPE_WORD.get(str(r.get("type")), "a value") for r, _ in options)
-        branches = [(r, _checker(b, root)) for r, b in options]
+        return _compile_any_of(schema, root)
+    return _compile_node(schema, root)
 
-        def any_of(v, w, out):
-            for r, check in branches:
-                if _fits_type(r, v):
-                    check(v, w, out)
-                    return
-            out.append((w, f"expected {words}, got {_describe(v)}"))
-        return any_of
-    if "type" in schema:
-        t = schema["type"]
-        want = " or ".join(_TYPE_WORD[x] for x in (t if isinstance(t, list) else [t]))
-        tests = [_TYPES[x] for x in (t if isinstance(t, list) else [t])]
-        fits = tests[0] if len(tests) == 1 else (lambda v: any(f(v) for f in tests))
-    else:
-        fits = None
+
+def _compile_any_of(schema: dict, root: dict):
+    """anyOf: the first branch whose type fits the value checks it; no branch fits: one problem."""
+    options = [(_resolve(b, root), b) for b in schema["anyOf"]]
+    words = " or ".join(_TYPE_WORD.get(str(r.get("type")), "a value") for r, _ in options)
+    branches = [(r, _checker(b, root)) for r, b in options]
+
+    def any_of(v, w, out):
+        for r, check in branches:
+            if _fits_type(r, v):
+                check(v, w, out)
+                return
+        out.append((w, f"expected {words}, got {_describe(v)}"))
+    return any_of
+
+
+def _type_test(schema: dict):
+    """(the test that a value has the schema's type, its words), or (None, None) without a type."""
+    if "type" not in schema:
+        return None, None
+    t = schema["type"]
+    names = t if isinstance(t, list) else [t]
+    tests = [_TYPES[x] for x in names]
+    fits = tests[0] if len(tests) == 1 else (lambda v: any(f(v) for f in tests))
+    return fits, " or ".join(_TYPE_WORD[x] for x in names)
+
+
+def _compile_node(schema: dict, root: dict):
+    """A node: its type first, then its enum, then the step for the value's kind (number, text,
+    mapping, list).  A failing type or enum is one problem and ends the check of the value."""
+    fits, want = _type_test(schema)
     enum = schema.get("enum")
+    if schema.get("type") == "object" and enum is None:     # most nodes: one call per mapping
+        return _object_step(schema, root, want)
     enum_has_bool = enum is not None and any(isinstance(e, bool) for e in enum)
-    lo, hi, min_len = schema.get("minimum"), schema.get("maximum"), schema.get("minLength")
-    props = {k: _checker(v, root) for k, v in schema.get("properties", {}).items()}
-    required = schema.get("required", [])
-    extra = schema.get("additionalProperties", True)
-    extra_check = _checker(extra, root) if isinstance(extra, dict) else None
-    items = _checker(schema["items"], root) if "items" in schema else None
+    step = _value_step(schema, root)
 
-    def check(v, w, out):  # noqa: C901  (to split into named steps: issue 15)
+    def check(v, w, out):
         if fits is not None and not fits(v):
-            out.append((w, f"expected {want}, got {_describe(v)} ({v!r})"))
+            _wrong_type(v, w, out, want)
             return
         if enum is not None and (v not in enum or (isinstance(v, bool) and not enum_has_bool)):
             out.append((w, f"must be one of {', '.join(map(str, enum))}; got {v!r}"))
             return
-        cls = v.__class__
-        if cls is int:
-            if lo is not None and v < lo:
-                out.append((w, f"must be at least {lo}; got {v}"))
-            if hi is not None and v > hi:
-                out.append((w, f"must be at most {hi}; got {v}"))
-        elif cls is str:
-            if min_len is not None and len(v) < min_len:
-                out.append((w, "must not be empty"))
-        elif cls is dict or isinstance(v, dict):
-            for k in required:
-                if k not in v:
-                    out.append(((w, k), "is required"))
-            for k, x in v.items():
-                if not isinstance(k, str):
-                    out.append(((w, str(k)), "keys must be strings"))
-                    continue
-                sub = props.get(k)
-                if sub is not None:
-                    sub(x, (w, k), out)
-                elif extra is False:
-                    out.append(((w, k), "unknown key"))
-                elif extra_check is not None:
-                    extra_check(x, (w, k), out)
-        elif items is not None and (cls is list or isinstance(v, list)):
-            for n, x in enumerate(v):
-                items(x, (w, n), out)
-        elif isinstance(v, int) and not isinstance(v, bool):      # an int subclass
-            if lo is not None and v < lo:
-                out.append((w, f"must be at least {lo}; got {v}"))
-            if hi is not None and v > hi:
-                out.append((w, f"must be at most {hi}; got {v}"))
-        elif isinstance(v, str) and min_len is not None and len(v) < min_len:
-            out.append((w, "must not be empty"))
+        if step is not None:
+            step(v, w, out)
     return check
+
+
+def _value_step(schema: dict, root: dict):
+    """The check after type and enum (None: nothing to check).  A type of one kind decides it;
+    otherwise it is chosen by the value's class."""
+    steps = {int: _bounds_step(schema.get("minimum"), schema.get("maximum")),
+             str: _min_length_step(schema.get("minLength")),
+             dict: _object_step(schema, root),
+             list: _items_step(_checker(schema["items"], root)) if "items" in schema else None}
+    one_kind = _ONE_KIND.get(str(schema.get("type")))
+    if one_kind is not None:
+        return steps[one_kind]
+    if not any(steps.values()):
+        return None
+    return _by_class(steps)
+
+
+# The class every value of a type has (subclasses included) when it passes the type test.
+_ONE_KIND = {"integer": int, "string": str, "object": dict, "array": list}
+_NOTHING_TO_CHECK = (bool, float, type(None))   # no step: true/false, fractions, null
+
+
+def _by_class(steps: dict):
+    """The step for the value's class: int, str, dict or list (or a subclass; bool is no integer here)."""
+    exact = {**steps, **{cls: None for cls in _NOTHING_TO_CHECK}}
+
+    def by_class(v, w, out):
+        cls = v.__class__
+        step = exact[cls] if cls in exact else _step_of_subclass(v, steps)
+        if step is not None:
+            step(v, w, out)
+    return by_class
+
+
+def _step_of_subclass(v: Any, steps: dict):
+    """The step for a value of a subclass of int, str, dict or list."""
+    for base in (dict, list, str):
+        if isinstance(v, base):
+            return steps[base]
+    if isinstance(v, int) and not isinstance(v, bool):
+        return steps[int]
+    return None
+
+
+def _bounds_step(lo, hi):
+    """minimum and maximum of an integer (None: no bounds)."""
+    if lo is None and hi is None:
+        return None
+
+    def bounds(v, w, out):
+        if lo is not None and v < lo:
+            out.append((w, f"must be at least {lo}; got {v}"))
+        if hi is not None and v > hi:
+            out.append((w, f"must be at most {hi}; got {v}"))
+    return bounds
+
+
+def _min_length_step(min_len):
+    """minLength of a string (None: no minimum)."""
+    if min_len is None:
+        return None
+
+    def min_length(v, w, out):
+        if len(v) < min_len:
+            out.append((w, "must not be empty"))
+    return min_length
+
+
+def _wrong_type(v: Any, w: Any, out: list, want: str) -> None:
+    """The problem of a value whose type is not the schema's."""
+    out.append((w, f"expected {want}, got {_describe(v)} ({v!r})"))
+
+
+def _object_step(schema: dict, root: dict, want: str | None = None):
+    """required, properties and additionalProperties of a mapping: every problem of every key.
+    With `want` (the words of type: object), it checks the type first."""
+    props = {k: _checker(v, root) for k, v in schema.get("properties", {}).items()}
+    required = schema.get("required", [])
+    extra = schema.get("additionalProperties", True)
+    extra_check = _checker(extra, root) if isinstance(extra, dict) else None
+
+    def walk_object(v, w, out):
+        if want is not None and not isinstance(v, dict):
+            _wrong_type(v, w, out, want)
+            return
+        for k in required:
+            if k not in v:
+                out.append(((w, k), "is required"))
+        for k, x in v.items():
+            if not isinstance(k, str):
+                out.append(((w, str(k)), "keys must be strings"))
+                continue
+            sub = props.get(k)
+            if sub is not None:
+                sub(x, (w, k), out)
+            elif extra is False:
+                out.append(((w, k), "unknown key"))
+            elif extra_check is not None:
+                extra_check(x, (w, k), out)
+    return walk_object
+
+
+def _items_step(items):
+    """items of a list: every element checked, with its index in the path."""
+    def walk_items(v, w, out):
+        for n, x in enumerate(v):
+            items(x, (w, n), out)
+    return walk_items
 
 
 def _path(where: Any, base: str) -> str:

@@ -173,3 +173,43 @@ def test_legal_lists_exactly_the_permitted_summons_by_other_cards(engine, phase)
                 for b in ("poly", "blr"))
     else:
         assert not listed
+
+
+# ---- procedures by kind, by Level, open and over turns (rules/procedure.lp) -------------------------
+MORE_PROCEDURES_BOARD = {
+    "snapshot": 1, "turn": 7, "turn_player": "A", "phase": "main1",
+    "players": {
+        "A": {"hand": [{"id": "sdm", "card": "Sorcerer of Dark Magic"}, {"id": "tss", "card": "Toon Summoned Skull"},
+                       {"id": "tmer", "card": "Toon Mermaid"}, {"id": "opt", "card": "Gradius' Option"},
+                       {"id": "mega", "card": "Megarock Dragon"}, {"id": "lm", "card": "Larvae Moth"},
+                       {"id": "gm", "card": "Great Moth"}],
+              "monsters": [{"id": "dm", "card": "Dark Magician", "position": "attack"},
+                           {"id": "cs", "card": "Chaos Sorcerer", "position": "defense", "face": "down"},
+                           {"id": "pm", "card": "Petit Moth", "position": "attack"},
+                           {"id": "gr", "card": "Gradius", "position": "attack"}],
+              "spells_traps": [{"id": "tw", "card": "Toon World", "face": "up"},
+                               {"id": "coc", "card": "Cocoon of Evolution", "face": "up", "equipped_to": "pm",
+                                "equipped_turn": 3}],
+              "graveyard": [{"id": f"r{n}", "card": "Sand Stone"} for n in range(1, 4)] + [{"id": "ox", "card": "Battle Ox"}]},
+        "B": {"monsters": [{"id": "foe", "card": "Dark Magician", "position": "attack"}],
+              "graveyard": [{"id": "rb", "card": "Giant Soldier of Stone"}]},
+    },
+}
+
+
+def test_legal_lists_exactly_the_permitted_procedures_by_kind_level_count_and_turns(engine):
+    """Sorcerer of Dark Magic, a Toon under Toon World, Gradius' Option, Megarock Dragon and the Moths:
+    every set of up to 2 of the cards they could name (Megarock Dragon: every set of up to 3 Graveyard
+    cards, its 3 Rocks: every set listed), in both positions; `legal` lists exactly the ones
+    `check` permits."""
+    snap = MORE_PROCEDURES_BOARD
+    usable = ["dm", "cs", "pm", "gr", "foe", "r1", "r2", "ox", "rb"]
+    sets = {card: list(_subsets(usable, 2)) for card in ("sdm", "tss", "tmer", "opt", "lm", "gm")}
+    sets["mega"] = list(_subsets(["r1", "r2", "r3", "ox", "rb", "dm"], 3))
+    asked = [Action("procedure_summon", card=card, costs=c, position=pos)
+             for card, cs in sets.items() for c in cs for pos in ("attack", "defense")]
+    permitted = {a for a in asked if engine.check(snap, a).permitted}
+    listed = {a for a in engine.legal(snap).permitted if a.action == "procedure_summon"}
+    assert listed == permitted
+    assert {a.card for a in listed} == {"sdm", "tss", "tmer", "opt", "mega", "lm"}    # Great Moth: 2 turns, not 4
+    assert sum(a.card == "mega" for a in listed) == 2 * 7

@@ -196,6 +196,8 @@ MUTATIONS = [
     ("synchro.lp", "forbidden(A, synchro_too_many_tuners", "synchro_materials_exact"),
     ("revival.lp", "forbidden(A, not_properly_summoned", "revival_needs_proper_summon"),
     ("revival.lp", "forbidden(A, summon_own_method_only", "revival_needs_proper_summon"),
+    ("procedure.lp", "forbidden(A, procedure_needs_tributes", "procedure_tributes_by_kind"),
+    ("procedure.lp", "forbidden(A, procedure_needs_graveyard", "procedure_open_costs"),
 ]
 
 

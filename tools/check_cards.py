@@ -94,49 +94,62 @@ def expected(row) -> dict:
     return exp
 
 
-def check(entry: dict, conn: sqlite3.Connection) -> tuple[list[str], list[str]]:  # noqa: C901  (to split into named steps: issue 15)
-    problems: list[str] = []
-    notes: list[str] = []
+KEYS = ("name", "passcode", "kind", "spell_type", "trap_type", "level", "attribute", "type", "atk", "def",
+        "atk_unknown")
+SUBTYPE_OF = {"spell_type": "spell", "trap_type": "trap"}        # compared only for cards of that kind
+MONSTER_KEYS = {"level", "attribute", "type", "atk", "def", "atk_unknown"}   # a non-monster has none
+
+
+def check(entry: dict, conn: sqlite3.Connection) -> tuple[list[str], list[str]]:
+    """(mismatches, notes) of one entry against its database row."""
     row = fetch(conn, entry)
     if row is None:
-        return [f"not found in {entry['source']}"], notes
+        return [f"not found in {entry['source']}"], []
     exp = expected(row)
-    keys = ["name", "passcode", "kind", "spell_type", "trap_type", "level", "attribute",
-            "type", "atk", "def", "atk_unknown"]
-    unverified_trap_monster = (exp.get("kind") == "trap" and entry.get("trap_monster")
-                               and not exp.get("trap_monster"))
-    for key in keys:
-        if key == "spell_type" and exp.get("kind") != "spell":
+    unverified_trap_monster = bool(exp.get("kind") == "trap" and entry.get("trap_monster")
+                                   and not exp.get("trap_monster"))
+    problems = key_problems(entry, exp, unverified_trap_monster) + flag_problems(entry, exp, unverified_trap_monster)
+    notes = ["trap_monster flag and monster stats not in the database row (not checked)"] if unverified_trap_monster else []
+    return problems, notes
+
+
+def key_problems(entry: dict, exp: dict, unverified_trap_monster: bool) -> list[str]:
+    """The printed facts (KEYS) where the entry and the row differ; atk_unknown compared as true/false."""
+    kind = exp.get("kind")
+    problems = []
+    for key in KEYS:
+        if key in SUBTYPE_OF and kind != SUBTYPE_OF[key]:
             continue
-        if key == "trap_type" and exp.get("kind") != "trap":
+        if key in MONSTER_KEYS and kind != "monster":
+            if key in entry and not unverified_trap_monster:
+                problems.append(f"{key}: yaml {entry[key]!r}, db has none")
             continue
-        if key in ("level", "attribute", "type", "atk", "def", "atk_unknown"):
-            if exp.get("kind") != "monster":
-                if key in entry and not unverified_trap_monster:
-                    problems.append(f"{key}: yaml {entry[key]!r}, db has none")
-                continue
-        if key == "atk_unknown":
-            if bool(entry.get(key)) != bool(exp.get(key)):
-                problems.append(f"{key}: yaml {entry.get(key)!r}, db {exp.get(key)!r}")
-            continue
-        if entry.get(key) != exp.get(key):
-            problems.append(f"{key}: yaml {entry.get(key)!r}, db {exp.get(key)!r}")
+        have, want = entry.get(key), exp.get(key)
+        if (bool(have) != bool(want)) if key == "atk_unknown" else (have != want):
+            problems.append(f"{key}: yaml {have!r}, db {want!r}")
+    return problems
+
+
+def flag_problems(entry: dict, exp: dict, unverified_trap_monster: bool) -> list[str]:
+    """The frame flags where the entry and the row differ, but for the two one-sided flags."""
+    problems = []
     for flag in FLAGS:
         if flag not in exp:  # normal/effect on spells and traps
             if entry.get(flag):
                 problems.append(f"{flag}: yaml true on a non-monster card")
             continue
         have, want = bool(entry.get(flag)), exp[flag]
-        if have == want:
-            continue
-        if flag == "special_summon_only" and have and not want:
-            continue  # added from the FAQ where the database lacks the flag
-        if flag == "trap_monster" and unverified_trap_monster:
-            continue
-        problems.append(f"{flag}: yaml {have}, db {want}")
-    if unverified_trap_monster:
-        notes.append("trap_monster flag and monster stats not in the database row (not checked)")
-    return problems, notes
+        if have != want and not one_sided(flag, have, want, unverified_trap_monster):
+            problems.append(f"{flag}: yaml {have}, db {want}")
+    return problems
+
+
+def one_sided(flag: str, have: bool, want: bool, unverified_trap_monster: bool) -> bool:
+    """A difference that is no mismatch: special_summon_only added from the FAQ where the
+    database lacks it; trap_monster on a Trap whose row has no monster data."""
+    if flag == "special_summon_only":
+        return have and not want
+    return flag == "trap_monster" and unverified_trap_monster
 
 
 def main(argv: list[str] | None = None) -> int:
