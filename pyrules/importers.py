@@ -186,13 +186,18 @@ def read_cdb(path: Path) -> ImportResult:
         if isinstance(card, str):
             result.skipped_unsupported.append(f"{name}: {card}")
         else:
-            archetypes = cdb_archetypes(int(setcode or 0)) if isinstance(setcode, int) else []
-            if archetypes:
-                card = {**{k: v for k, v in card.items() if k != "source"}, "archetypes": archetypes,
-                        "source": card["source"]}
+            card = _with_archetypes(card, setcode)
             result.cards.append(card)
             _add_text(result, card, desc)
     return result
+
+
+def _with_archetypes(card: dict, setcode: Any) -> dict:
+    """The card with the archetypes its cdb setcode names (SETCODE_ARCHETYPES), before its `source`."""
+    archetypes = cdb_archetypes(setcode) if isinstance(setcode, int) else []
+    if not archetypes:
+        return card
+    return {**{k: v for k, v in card.items() if k != "source"}, "archetypes": archetypes, "source": card["source"]}
 
 
 def _add_text(result: ImportResult, card: dict, text: Any) -> None:
@@ -310,14 +315,7 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
             if not isinstance(props, dict):
                 problems.append(Problem(where, "expected a mapping (effects, note, unmodelled)"))
                 continue
-            bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
-                           "card key)") for k in props if k not in OVERLAY_KEYS]
-            card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
-            bad += card_problems({"name": str(name), "kind": "monster", **card_keys}, where, partial=True)
-            if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):
-                bad.append(Problem(f"{where}.no_bearing", "expected a sentence saying why"))
-            if "no_bearing" in props and ("effects" in props or "unmodelled" in props):
-                bad.append(Problem(f"{where}.no_bearing", "a card with no bearing has no effects and nothing unmodelled"))
+            bad = _overlay_entry_problems(str(name), props, where)
             if str(name) in out:
                 bad.append(Problem(where, "the card is curated in two overlay entries"))
             if bad:
@@ -331,6 +329,20 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
     if problems:
         raise InvalidInput(problems)
     return out
+
+
+def _overlay_entry_problems(name: str, props: dict, where: str) -> list[Problem]:
+    """What is wrong with one overlay entry: keys, the card properties it gives, and `no_bearing` (a sentence,
+    on an entry with no effects and nothing unmodelled)."""
+    bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
+                   "card key)") for k in props if k not in OVERLAY_KEYS]
+    card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
+    bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True)
+    if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):
+        bad.append(Problem(f"{where}.no_bearing", "expected a sentence saying why"))
+    if "no_bearing" in props and ("effects" in props or "unmodelled" in props):
+        bad.append(Problem(f"{where}.no_bearing", "a card with no bearing has no effects and nothing unmodelled"))
+    return bad
 
 
 def _verdict_why(derived: Derived) -> str:
