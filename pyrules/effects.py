@@ -34,7 +34,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 @dataclass(frozen=True)
 class Arg:
     name: str
-    type: Any            # "integer" | "name" | "attribute" | "race" | "frame" | "boolean" | [words]
+    type: Any            # "integer" | "name" | "archetype" | "attribute" | "race" | "frame" | "boolean" | [words]
     meaning: str
 
 
@@ -122,6 +122,7 @@ def type_schema(t: Any) -> dict[str, Any]:
     table: dict[str, dict[str, Any]] = {
         "integer": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
         "name": {"type": "string", "minLength": 1},
+        "archetype": {"type": "string", "minLength": 1, "description": "an archetype, as cards' `archetypes` name it"},
         "attribute": {"enum": ATTRIBUTES}, "race": {"enum": RACES}, "frame": {"enum": FRAME_FLAGS},
         "boolean": {"type": "boolean"}}
     return table[t]
@@ -264,7 +265,7 @@ class Terms:
 def _value(t: Any, v: Any, number: Number) -> Any:
     if t == "integer":
         return int(v)
-    if t == "name":
+    if t in ("name", "archetype"):
         return number(v)
     if t in ("attribute", "race"):
         return ("const", str(v).lower().replace("-", "_").replace(" ", "_"))

@@ -190,7 +190,7 @@ _PLACEHOLDER = Number(0)
 # A batch gives these facts once per grounding, keyed by the card's name number (shared_facts),
 # and batch_link_rules() derives each card's own facts from them.
 CARD_PREDICATES = {"name": 2, "kind": 2, "level": 2, "atk": 2, "def": 2, "attribute": 2, "race": 2,
-                   "frame": 2, "spell_type": 2, "trap_type": 2, "card_effect": 5, "effect_to": 3,
+                   "frame": 2, "archetype": 2, "spell_type": 2, "trap_type": 2, "card_effect": 5, "effect_to": 3,
                    "effect_while": 3}
 DB_PREFIX = "pyrules_db_"               # never a predicate of the rules (lint: all are documented)
 DB_CARD = DB_PREFIX + "card"            # db_card(W, C, N): card C of snapshot W is database card N
@@ -224,6 +224,7 @@ def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
     out += [Function(p, [c, lower_const(card[key])]) for key, p in (("attribute", "attribute"), ("type", "race"))
             if key in card]
     out += [Function("frame", [c, const(flag)]) for flag in FRAME_FLAGS if card.get(flag)]
+    out += [Function("archetype", [c, Number(names.number(a))]) for a in card.get("archetypes", ())]
     out += [Function(key, [c, const(card[key])]) for key in ("spell_type", "trap_type") if key in card]
     for x, entry in enumerate(card_entries(card), start=1):
         _effect_facts(out, c, Number(x), entry_terms(entry, names.number))

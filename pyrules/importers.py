@@ -49,9 +49,22 @@ RACE_BITS = {1 << i: r for i, r in enumerate(
      "Winged Beast", "Plant", "Insect", "Thunder", "Dragon", "Beast", "Beast-Warrior", "Dinosaur",
      "Fish", "Sea Serpent", "Reptile", "Psychic", "Divine-Beast"])}
 
-OVERLAY_KEYS = ["effects", "note", "unmodelled", "special_summon_only", *LEGACY]
-"""The keys of an overlay entry: effects, note, unmodelled, a frame flag, and the older card
-keys (read as the effects they stand for)."""
+SETCODE_ARCHETYPES = {0x4: "Amazoness", 0x18: "Cloudian", 0x22: "Jurrac", 0x45: "Archfiend"}
+"""The archetypes the Goat pool's texts name ("Amazoness" monsters, a "Cloudian" or "Jurrac" monster, Archfiend
+Monster Cards), by the setcode goat-format-en.cdb gives the cards of each (its `setcode` column: up to four 16-bit
+codes; the low 12 bits name the archetype, the high 4 a sub-archetype of it).  A setcode not listed gives no archetype."""
+
+
+def cdb_archetypes(setcode: int) -> list[str]:
+    """The archetype names of a cdb setcode value (SETCODE_ARCHETYPES), in the order of its codes."""
+    codes = [(setcode >> (16 * i)) & 0xFFFF for i in range(4)]
+    return list(dict.fromkeys(SETCODE_ARCHETYPES[c & 0xFFF] for c in codes if c & 0xFFF in SETCODE_ARCHETYPES))
+
+
+OVERLAY_KEYS = ["effects", "note", "unmodelled", "no_bearing", "special_summon_only", *LEGACY]
+"""The keys of an overlay entry: effects, note, unmodelled, no_bearing (why a text the audit flags has no
+bearing on the actions the rules judge: the audit counts it apart, never as modelled), a frame flag, and
+the older card keys (read as the effects they stand for)."""
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -144,7 +157,7 @@ def read_cdb(path: Path) -> ImportResult:
         if missing:
             raise _bad(path, f"not a YGOPro card database: missing table(s) {', '.join(missing)}")
         rows = con.execute(
-            "SELECT d.id, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, "
+            "SELECT d.id, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, d.setcode, "
             "(SELECT t.name FROM texts t WHERE t.id = d.id ORDER BY t.rowid LIMIT 1), "
             "(SELECT t.desc FROM texts t WHERE t.id = d.id ORDER BY t.rowid LIMIT 1) "
             "FROM datas d ORDER BY d.id").fetchall()
@@ -154,7 +167,7 @@ def read_cdb(path: Path) -> ImportResult:
         con.close()
     result = ImportResult([], path.name)
     seen: set[int] = set()
-    for code, alias, bits, atk, df, level, race, attribute, name, desc in rows:
+    for code, alias, bits, atk, df, level, race, attribute, setcode, name, desc in rows:
         if alias:
             result.skipped_aliases += 1
             continue
@@ -173,9 +186,18 @@ def read_cdb(path: Path) -> ImportResult:
         if isinstance(card, str):
             result.skipped_unsupported.append(f"{name}: {card}")
         else:
+            card = _with_archetypes(card, setcode)
             result.cards.append(card)
             _add_text(result, card, desc)
     return result
+
+
+def _with_archetypes(card: dict, setcode: Any) -> dict:
+    """The card with the archetypes its cdb setcode names (SETCODE_ARCHETYPES), before its `source`."""
+    archetypes = cdb_archetypes(setcode) if isinstance(setcode, int) else []
+    if not archetypes:
+        return card
+    return {**{k: v for k, v in card.items() if k != "source"}, "archetypes": archetypes, "source": card["source"]}
 
 
 def _add_text(result: ImportResult, card: dict, text: Any) -> None:
@@ -217,6 +239,8 @@ def ygoprodeck_card(item: dict, source: str) -> dict | str:
         card.update(kind="trap", trap_type=TRAP_RACES.get(str(item.get("race")), "normal"))
     else:
         card.update(_ygoprodeck_monster(item, words))
+    if isinstance(item.get("archetype"), str) and item["archetype"]:
+        card["archetypes"] = [item["archetype"]]       # YGOPRODeck names one archetype per card
     card["source"] = source
     return card
 
@@ -277,7 +301,7 @@ def _overlay_files(path: Path) -> list[Path]:
 
 
 def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
-    """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled,
+    """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled, no_bearing,
     special_summon_only}.  The older card keys are read as the effects they stand for."""
     path = Path(path) if path is not None else facts_dir() / "overlay"
     out: dict[str, dict] = {}
@@ -291,9 +315,7 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
             if not isinstance(props, dict):
                 problems.append(Problem(where, "expected a mapping (effects, note, unmodelled)"))
                 continue
-            bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
-                           "card key)") for k in props if k not in OVERLAY_KEYS]
-            bad += card_problems({"name": str(name), "kind": "monster", **props}, where, partial=True)
+            bad = _overlay_entry_problems(str(name), props, where)
             if str(name) in out:
                 bad.append(Problem(where, "the card is curated in two overlay entries"))
             if bad:
@@ -307,6 +329,20 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
     if problems:
         raise InvalidInput(problems)
     return out
+
+
+def _overlay_entry_problems(name: str, props: dict, where: str) -> list[Problem]:
+    """What is wrong with one overlay entry: keys, the card properties it gives, and `no_bearing` (a sentence,
+    on an entry with no effects and nothing unmodelled)."""
+    bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
+                   "card key)") for k in props if k not in OVERLAY_KEYS]
+    card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
+    bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True)
+    if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):
+        bad.append(Problem(f"{where}.no_bearing", "expected a sentence saying why"))
+    if "no_bearing" in props and ("effects" in props or "unmodelled" in props):
+        bad.append(Problem(f"{where}.no_bearing", "a card with no bearing has no effects and nothing unmodelled"))
+    return bad
 
 
 def _verdict_why(derived: Derived) -> str:
@@ -331,6 +367,8 @@ def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | N
         record["curated"] = curated["effects"]
     if "unmodelled" in card:
         record["unmodelled"] = card["unmodelled"]
+    if "no_bearing" in curated:
+        record["no_bearing"] = curated["no_bearing"]
     return record
 
 
@@ -354,7 +392,7 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
             card["effects"] = [dict(e) for e in effects]
         if "unmodelled" in props:
             card["unmodelled"] = props["unmodelled"]
-        elif derived.unread and "effects" not in props:
+        elif derived.unread and "effects" not in props and "no_bearing" not in props:
             card["unmodelled"] = _verdict_why(derived)
         # the overlay's `note` (the text or ruling an entry rests on) stays in the overlay: the
         # imported cards carry facts, not card texts

@@ -33,17 +33,22 @@ def effects_of(record: dict) -> list[dict]:
 def audit(result: ImportResult) -> dict[str, Any]:
     """The audit of an import: the cards whose text permits or forbids Summons, Tributes, attacks or
     battle positions (or that carry an effect), each with its effects or why it is not modelled;
-    the counts per effect kind; the share modelled."""
+    the counts per effect kind; the share modelled, of them all and of those but the ones the overlay
+    says have no bearing on the actions judged (counted apart: `no_bearing`, never as modelled)."""
     records = dict(sorted(result.audit.items()))
     kinds: Counter[str] = Counter()
     left: Counter[str] = Counter()
     for r in records.values():
         kinds.update({e["effect"] for e in effects_of(r)})
         left.update({e["effect"] for e in r.get("leaves", ())})
-    modelled = sum(1 for r in records.values() if "unmodelled" not in r)
+    modelled = sum(1 for r in records.values() if "unmodelled" not in r and "no_bearing" not in r)
+    no_bearing = sum(1 for r in records.values() if "no_bearing" in r)
+    bearing = len(records) - no_bearing
     return {"source": result.source, "cards": len({c["name"] for c in result.cards}),
             "touching": len(records), "modelled": modelled,
             "share_modelled": round(modelled / len(records), 3) if records else 1.0,
+            "no_bearing": no_bearing,
+            "share_modelled_of_bearing": round(modelled / bearing, 3) if bearing else 1.0,
             "per_kind": dict(sorted(kinds.items())), "left_behind_per_kind": dict(sorted(left.items())),
             "from_overlay": sum(1 for r in records.values() if "curated" in r),
             "records": records}

@@ -110,6 +110,8 @@ def print_audit(report: dict) -> None:
         if "unmodelled" in r:
             rows.append([name, ", ".join(r["speaks_of"]) or "-", f"NOT MODELLED: {r['unmodelled']}",
                          modelled if effects else ""])
+        elif "no_bearing" in r:
+            rows.append([name, ", ".join(r["speaks_of"]) or "-", f"NO BEARING: {r['no_bearing']}", ""])
         else:
             rows.append([name, ", ".join(r["speaks_of"]) or "-", modelled, ""])
     if rows:
@@ -120,9 +122,12 @@ def print_audit(report: dict) -> None:
         click.echo("")
         click.echo(_table(kinds, ["effect kind", "cards"]))
     share = f"{report['share_modelled']:.1%}"
+    nb = report.get("no_bearing", 0)
+    apart = (f"; {nb} of them have no bearing on the actions judged (not counted as modelled): "
+             f"{report['share_modelled_of_bearing']:.1%} of the other {report['touching'] - nb} modelled") if nb else ""
     click.echo(f"\n{report['source']}: {report['cards']} cards; {report['touching']} speak of Summons, Tributes, "
                f"attacks or battle positions (or carry an effect); {report['modelled']} of them modelled ({share}), "
-               f"{report['from_overlay']} by the curated overlay.")
+               f"{report['from_overlay']} by the curated overlay{apart}.")
 
 
 def _type_text(t) -> str:

@@ -45,6 +45,9 @@ CARD_SCHEMA: dict[str, Any] = {
         **{flag: {"type": "boolean"} for flag in FRAME_FLAGS},
         "spell_type": {"enum": ["normal", "quickplay", "continuous", "equip", "field", "ritual"]},
         "trap_type": {"enum": ["normal", "continuous", "counter"]},
+        "archetypes": {"type": "array", "items": {"type": "string", "minLength": 1}, "uniqueItems": True,
+                       "description": "the archetypes the card belongs to (\"Archfiend\", \"Amazoness\", ...): "
+                                      "what a text's \"Archfiend\" monsters or \"Amazoness\" monsters names"},
         "effects": {"type": "array", "items": entry_schema(),
                     "description": "the card's effects (pyrules effects lists every kind)"},
         **{key: {**schema, "description": "shorthand for effects entries (older card key)"}

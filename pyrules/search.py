@@ -674,8 +674,21 @@ class Searcher:
         facts = [Function("diff_value", [Number(w), const(reading), const(v)]) for w, v in enumerate(values, 1)]
         text = (self.search_dir / "diff.lp").read_text(encoding="utf-8")
         worlds = {w: (v, {reading: v}) for w, v in enumerate(values, 1)}
-        return self._search(scope or Scope(), WORLD_SEEDS, text, facts, count, timeout, progress,
-                            f"diff {reading}", worlds)
+        # a reading may name its own card pool (search/readings.lp); a pool chosen with --cards wins
+        own = self.reading_cards().get(reading)
+        searcher = Searcher(self.engine, own) if own and self.pool == DEFAULT_POOL else self
+        return searcher._search(scope or Scope(), WORLD_SEEDS, text, facts, count, timeout, progress,
+                                f"diff {reading}", worlds)
+
+    def reading_cards(self) -> dict[str, tuple[str, ...]]:
+        """reading_cards(Name, "Card") of search/readings.lp: the card pool a reading's diff searches."""
+        path = self.search_dir / "readings.lp"
+        cards: dict[str, list[str]] = {}
+        if path.is_file():
+            for s in atoms_of(text=read_file(path, None, str(path))):
+                if s.name == "reading_cards" and len(s.arguments) == 2 and s.arguments[1].type == SymbolType.String:
+                    cards.setdefault(s.arguments[0].name, []).append(s.arguments[1].string)
+        return {k: tuple(v) for k, v in cards.items()}
 
     def property_files(self, extra: Iterable[str | Path] = ()) -> list[Path]:
         files = sorted((self.search_dir / "properties").glob("*.lp"))

@@ -23,7 +23,7 @@ GOAT = SHARED / "data" / "goat-format-en.cdb"
 POOL = ROOT / "facts" / POOL_FILE
 PRINTED = ["kind", "level", "atk", "def", "atk_unknown", "attribute", "type", "spell_type", "trap_type", "normal",
            "effect", "fusion", "ritual", "synchro", "tuner", "token", "flip", "toon", "spirit", "special_summon_only",
-           "trap_monster", "union", "gemini", "unmodelled"]
+           "trap_monster", "union", "gemini", "archetypes", "unmodelled"]
 
 
 def pool_cards() -> dict[str, dict]:
@@ -114,7 +114,10 @@ def test_the_bundled_audit_adds_up():
     audit = bundled_audit()
     records = audit["records"]
     assert audit["touching"] == len(records) and audit["cards"] == 1784
-    assert audit["modelled"] == sum(1 for r in records.values() if "unmodelled" not in r)
+    assert audit["modelled"] == sum(1 for r in records.values() if "unmodelled" not in r and "no_bearing" not in r)
+    assert audit["no_bearing"] == sum(1 for r in records.values() if "no_bearing" in r) > 0
+    assert not any("no_bearing" in r and ("unmodelled" in r or r.get("curated")) for r in records.values())
+    assert audit["share_modelled_of_bearing"] == round(audit["modelled"] / (audit["touching"] - audit["no_bearing"]), 3)
     pool = pool_cards()
     for name, r in records.items():
         assert pool[name].get("unmodelled") == r.get("unmodelled"), name
@@ -132,8 +135,13 @@ def test_cards_audit_cli(tmp_path):
     lines = {line.split("  ")[0]: line for line in table.output.splitlines()}
     assert "derived: can_attack_directly" in lines["Jinzo #7"]
     assert "derived: cannot_normal_summon" in lines["Guardian Ceal"]
-    assert "NOT MODELLED: the condition names an archetype" in lines["Terrorking Archfiend"]
+    assert "NOT MODELLED: a count of Normal Summons" in lines["Narrow Pass"]
+    assert "curated: cannot_normal_summon(while: controls_no_archetype=Archfiend)" in lines["Terrorking Archfiend"]
     assert "curated: cannot_be_attack_target(while: face_up_card=Umi)" in lines["The Legendary Fisherman"]
+    assert "NO BEARING: it keeps Set Spells and Traps from being destroyed" in lines["Timidity"]
+    assert (f"{audit['no_bearing']} of them have no bearing on the actions judged (not counted as modelled): "
+            f"{audit['share_modelled_of_bearing']:.1%} of the other {audit['touching'] - audit['no_bearing']} modelled"
+            ) in table.output
     pool = tmp_path / "cardinfo.json"
     pool.write_text(json.dumps({"data": [
         {"id": 1, "name": "Made Up", "type": "Effect Monster", "frameType": "effect", "level": 4, "atk": 1, "def": 1,
@@ -144,3 +152,19 @@ def test_cards_audit_cli(tmp_path):
     assert got["cards"] == 2 and got["touching"] == 1 and got["modelled"] == 1 and got["share_modelled"] == 1.0
     assert got["per_kind"] == {"cannot_attack": 1}
     assert got["records"]["Made Up"]["derived"] == [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]
+
+
+def test_no_bearing_overlay_entries_are_checked(tmp_path):
+    """An overlay entry with no_bearing says why, and has no effects nor anything unmodelled."""
+    from pyrules.errors import InvalidInput
+    from pyrules.importers import load_overlay
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("Timidity: {no_bearing: '', note: x}\nCold Wave: {no_bearing: why, effects: []}\n")
+    with pytest.raises(InvalidInput) as e:
+        load_overlay(bad)
+    messages = {(p.path, p.message) for p in e.value.problems}
+    assert ("bad.yaml: Timidity.no_bearing", "expected a sentence saying why") in messages
+    assert ("bad.yaml: Cold Wave.no_bearing", "a card with no bearing has no effects and nothing unmodelled") in messages
+    good = tmp_path / "good.yaml"
+    good.write_text("Timidity: {no_bearing: why, note: x}\n")
+    assert load_overlay(good) == {"Timidity": {"no_bearing": "why", "note": "x"}}

@@ -123,7 +123,7 @@ def test_overlay_keys_are_the_curated_ones():
     assert set(OVERLAY_KEYS) >= {k for props in overlay.values() for k in props}
     bundled = by_name(yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text()))
     for name, props in overlay.items():
-        assert props.get("effects") or props.get("unmodelled"), name
+        assert props.get("effects") or props.get("unmodelled") or props.get("no_bearing"), name
         if name in bundled:
             assert canonical(card_entries(bundled[name])) == canonical(props.get("effects", [])), name
             assert bundled[name].get("special_summon_only") == props.get("special_summon_only"), name
@@ -276,3 +276,25 @@ def test_cards_option_with_a_bad_file(tmp_path):
     assert r.exit_code == 2 and "not a readable card database" in r.output
     with pytest.raises(InvalidInput):
         Engine(cards=bad)
+
+
+def test_archetypes_come_from_the_setcode_or_the_archetype_field(tmp_path):
+    """A cdb's setcode (up to four 16-bit codes; a sub-archetype's high bits ignored) names the archetypes
+    SETCODE_ARCHETYPES lists, nothing for the others; YGOPRODeck's `archetype` is one name."""
+    from pyrules.importers import cdb_archetypes
+    assert cdb_archetypes(0x45) == ["Archfiend"] and cdb_archetypes(0) == []
+    assert cdb_archetypes(0x450062) == ["Archfiend"]               # "Toon Summoned Skull": Toon (not listed) + Archfiend
+    assert cdb_archetypes(0x1045 | 0x4 << 16) == ["Archfiend", "Amazoness"]
+    path = make_cdb(tmp_path / "cards.cdb")
+    con = sqlite3.connect(path)
+    con.execute("UPDATE datas SET setcode = 69 WHERE id = 70781052")
+    con.commit()
+    con.close()
+    cards = by_name(import_cards(path).cards)
+    assert cards["Summoned Skull"]["archetypes"] == ["Archfiend"] and list(cards["Summoned Skull"])[-1] == "source"
+    assert "archetypes" not in cards["Battle Ox"]
+    deck = {"data": [dict(YGOPRODECK["data"][0], archetype="Archfiend"), YGOPRODECK["data"][1]]}
+    json_path = tmp_path / "cardinfo.json"
+    json_path.write_text(json.dumps(deck))
+    cards = by_name(import_cards(json_path).cards)
+    assert cards["Summoned Skull"]["archetypes"] == ["Archfiend"] and "archetypes" not in cards["Dark Necrofear"]

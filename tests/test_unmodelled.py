@@ -14,7 +14,7 @@ SNAP = """
 snapshot: 1
 players:
   A:
-    hand: [{id: terror, card: Terrorking Archfiend}]
+    hand: [{id: gorilla, card: Berserk Gorilla}]
     monsters: [{id: ox, card: Battle Ox, position: attack}]
   B: {}
 """
@@ -23,13 +23,13 @@ players:
 def test_python_results_carry_the_unmodelled_cards():
     engine = Engine()
     legal = engine.legal(SNAP)
-    verdict = engine.check(SNAP, "normal_summon(terror,[])")
+    verdict = engine.check(SNAP, "normal_summon(gorilla,[])")
     for result in (legal, verdict):
-        assert [u.id for u in result.unmodelled] == ["terror"]
+        assert [u.id for u in result.unmodelled] == ["gorilla"]
         u = result.unmodelled[0]
-        assert isinstance(u, Unmodelled) and u.name == "Terrorking Archfiend" and "archetype" in u.why
-    assert legal.to_json()["unmodelled"] == ["terror"] and verdict.to_json()["unmodelled"] == ["terror"]
-    plain = engine.legal(SNAP.replace("Terrorking Archfiend", "Summoned Skull"))
+        assert isinstance(u, Unmodelled) and u.name == "Berserk Gorilla" and "must attack" in u.why
+    assert legal.to_json()["unmodelled"] == ["gorilla"] and verdict.to_json()["unmodelled"] == ["gorilla"]
+    plain = engine.legal(SNAP.replace("Berserk Gorilla", "Summoned Skull"))
     assert plain.unmodelled == () and "unmodelled" not in plain.to_json()
 
 
@@ -38,16 +38,16 @@ def test_cli_json_lists_the_ids_and_the_table_warns(tmp_path):
     snap.write_text(SNAP)
     runner = CliRunner()
     out = runner.invoke(main, ["legal", str(snap), "--json"])
-    assert out.exit_code == 0 and json.loads(out.output)["unmodelled"] == ["terror"]
-    out = runner.invoke(main, ["check", str(snap), "normal_summon(terror,[])", "--json"])
-    assert out.exit_code == 0 and json.loads(out.output)["unmodelled"] == ["terror"]
-    for args in (["legal", str(snap)], ["check", str(snap), "normal_summon(terror,[])"]):
+    assert out.exit_code == 0 and json.loads(out.output)["unmodelled"] == ["gorilla"]
+    out = runner.invoke(main, ["check", str(snap), "normal_summon(gorilla,[])", "--json"])
+    assert out.exit_code == 0 and json.loads(out.output)["unmodelled"] == ["gorilla"]
+    for args in (["legal", str(snap)], ["check", str(snap), "normal_summon(gorilla,[])"]):
         out = runner.invoke(main, args)
         assert "WARNING: 1 card of this snapshot has rule-relevant text that is not modelled" in out.output
-        assert 'terror ("Terrorking Archfiend"): the condition names an archetype' in out.output
+        assert 'gorilla ("Berserk Gorilla"): it must attack if able' in out.output
 
 
 def test_batch_records_carry_them_too():
     engine = Engine()
     [result] = engine.legal_many([yaml.safe_load(SNAP)])
-    assert [u.id for u in result.unmodelled] == ["terror"]
+    assert [u.id for u in result.unmodelled] == ["gorilla"]
