@@ -16,6 +16,7 @@ from .symbols import Function, Number, name_args, number
 from .effects import applied_term, card_entries, entry_terms
 from .model import Entry, Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
+from .words import SETCODE_ARCHETYPES
 
 _CONST: dict[str, Symbol] = {}
 
@@ -83,7 +84,8 @@ class NameTable:
     Engine; names seen only in one snapshot (inline cards) get numbers above them."""
 
     def __init__(self, names):
-        self.base = {n: i for i, n in enumerate(sorted(names), start=1)}
+        # the archetypes cards name (words.py) are numbered with the database's names
+        self.base = {n: i for i, n in enumerate(sorted({*names, *SETCODE_ARCHETYPES.values()}), start=1)}
         self.base_names = {i: n for n, i in self.base.items()}
         # database cards (name -> definition, when `names` is the database's mapping), and the
         # facts of a database card at a given card number, kept across queries

@@ -33,6 +33,7 @@ from .limits import parse_json, read_file
 from .paths import facts_dir
 from .patterns import Derived, Pattern, derive
 from .schema import ATTRIBUTES, CARD_SCHEMA
+from .words import SETCODE_ARCHETYPES
 
 # ---- YGOPro cards.cdb (datas.type bit flags: ../shared/data/README.md) ----------
 MONSTER, SPELL, TRAP = 0x1, 0x2, 0x4
@@ -48,12 +49,6 @@ RACE_BITS = {1 << i: r for i, r in enumerate(
     ["Warrior", "Spellcaster", "Fairy", "Fiend", "Zombie", "Machine", "Aqua", "Pyro", "Rock",
      "Winged Beast", "Plant", "Insect", "Thunder", "Dragon", "Beast", "Beast-Warrior", "Dinosaur",
      "Fish", "Sea Serpent", "Reptile", "Psychic", "Divine-Beast"])}
-
-SETCODE_ARCHETYPES = {0x4: "Amazoness", 0x18: "Cloudian", 0x22: "Jurrac", 0x45: "Archfiend"}
-"""The archetypes the Goat pool's texts name ("Amazoness" monsters, a "Cloudian" or "Jurrac" monster, Archfiend
-Monster Cards), by the setcode goat-format-en.cdb gives the cards of each (its `setcode` column: up to four 16-bit
-codes; the low 12 bits name the archetype, the high 4 a sub-archetype of it).  A setcode not listed gives no archetype."""
-
 
 def cdb_archetypes(setcode: int) -> list[str]:
     """The archetype names of a cdb setcode value (SETCODE_ARCHETYPES), in the order of its codes."""

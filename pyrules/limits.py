@@ -223,7 +223,7 @@ def parse_json(text: str, origin: str, limits: Limits | None = None, base: str =
         raise InvalidInput(Problem(origin, f"not valid JSON: {e}")) from None
     except RecursionError:
         raise InvalidInput(Problem(origin, "nested too deeply")) from None
-    check_value(value, limits or UNLIMITED, duplicates, base)
+    check_value(value, limits or UNLIMITED, duplicates, base, walk)
     return value
 
 
@@ -272,12 +272,13 @@ def _size(v: Any, depth: int, limits: Limits, sizes: dict[int, int], open_: set[
 
 
 def check_value(value: Any, limits: Limits, duplicates: dict[int, list[tuple[Any, str]]] | None = None,
-                base: str = "") -> None:
+                base: str = "", walk: bool = True) -> None:
     """InvalidInput when a parsed value breaks the limits, contains itself, or had a key given
     twice (duplicates: from the loaders above).  Shared values (YAML aliases) are measured once
     and counted at every place they appear, so the work is bounded by the text, not by what
-    the aliases expand to."""
-    if isinstance(value, (dict, list)):
+    the aliases expand to.  walk=False checks only the keys given twice (the caller walks
+    the value later)."""
+    if walk and isinstance(value, (dict, list)):
         try:
             _size(value, 0, limits, {}, set())
         except _Refused as e:

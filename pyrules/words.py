@@ -1,5 +1,5 @@
-"""The fixed words of the card schema (Attributes, Types, frame flags), used by schema.py and
-effects.py alike."""
+"""The fixed words of the card schema (Attributes, Types, frame flags, archetypes), used by
+schema.py, effects.py, encode.py and importers.py alike."""
 
 ATTRIBUTES = ["EARTH", "WATER", "FIRE", "WIND", "LIGHT", "DARK", "DIVINE"]
 RACES = ["Warrior", "Spellcaster", "Fairy", "Fiend", "Zombie", "Machine", "Aqua", "Pyro", "Rock",
@@ -7,3 +7,9 @@ RACES = ["Warrior", "Spellcaster", "Fairy", "Fiend", "Zombie", "Machine", "Aqua"
          "Fish", "Sea Serpent", "Reptile", "Psychic", "Divine-Beast"]
 FRAME_FLAGS = ["normal", "effect", "fusion", "ritual", "synchro", "tuner", "token", "flip", "toon",
                "spirit", "special_summon_only", "trap_monster", "union", "gemini"]
+
+SETCODE_ARCHETYPES = {0x4: "Amazoness", 0x18: "Cloudian", 0x22: "Jurrac", 0x45: "Archfiend"}
+"""The archetypes the Goat pool's texts name ("Amazoness" monsters, a "Cloudian" or "Jurrac" monster, Archfiend
+Monster Cards), by the setcode goat-format-en.cdb gives the cards of each (its `setcode` column: up to four 16-bit
+codes; the low 12 bits name the archetype, the high 4 a sub-archetype of it).  A setcode not listed gives no archetype.
+The encoder numbers these names like the database's card names, so a card's facts that name one are made once."""
