@@ -81,9 +81,13 @@ def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = No
 
 
 def _stdin() -> BinaryIO:
-    """Standard input as bytes (click's stream; its annotation differs between click versions)."""
-    getter: Any = click.get_binary_stream
-    return cast(BinaryIO, getter("stdin"))
+    """Standard input as bytes: the binary stream under sys.stdin (click 8.5 deprecates
+    click.get_binary_stream, to be removed in click 9); with no standard input, no bytes."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        import io
+        return io.BytesIO(b"")
+    return cast(BinaryIO, buffer)
 
 
 def _snapshot(value: str, engine: Any) -> Any:
