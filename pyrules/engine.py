@@ -13,7 +13,6 @@ from clingo import Function, Symbol, SymbolType
 
 from . import cache
 from .actions import SIGNATURES, Action, parse_action
-from .astwalk import predicates_read
 from .cards import CardDB
 from .effects import use_rules
 from .encode import Encoding, NameTable, const, encode
@@ -280,20 +279,17 @@ class Engine:
         they read and what the pruner knows of them (pyrules/prune.py)."""
         k = cache.key(self.files)
         known = cache.load("rules", k)
-        if not (isinstance(known, dict) and isinstance(known.get("reads"), list)
-                and isinstance(known.get("prune"), dict)):
-            known = None                          # none kept, or not the shape written: compute it
+        analysis = known.get("prune") if isinstance(known, dict) and isinstance(known.get("prune"), dict) else None
         with CLINGO_LOCK:
-            self.statements = parse_rules(self.files, ground_check=known is None)
+            self.statements = parse_rules(self.files, ground_check=analysis is None)
             try:
-                pruner(self.statements, None if known is None else known["prune"])
-            except (ValueError, KeyError, TypeError):     # a kept analysis of other statements
-                known = None
-                pruner(self.statements)
-        if known is None:
-            known = {"reads": sorted(predicates_read(self.statements)), "prune": analyse(self.statements)}
-            cache.store("rules", k, known)
-        self.names.reads = {(n, a) for n, a in known["reads"]}
+                made = pruner(self.statements, analysis)      # (analysed now when none is kept)
+            except (ValueError, KeyError, TypeError):         # a kept analysis of other statements
+                analysis = None
+                made = pruner(self.statements)
+        if analysis is None:
+            cache.store("rules", k, {"prune": made.analysis})
+        self.names.reads = made.predicates()
 
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
     def prepared(self, key: str, make: Callable[[list], T]) -> T:

@@ -159,13 +159,17 @@ class Pruner:
     def __init__(self, statements: Sequence, analysis: dict | None = None) -> None:
         self.source = statements                # the list given (kept alive while cached)
         self.statements = list(statements)
-        data = analyse(self.statements) if analysis is None else analysis
+        data = self.analysis = analyse(self.statements) if analysis is None else analysis
         self.always: list[int] = list(data["always"])
         self.rules: list = data["rules"]        # [index, needs, gives] of each rule
         self.reads: list[frozenset] = [frozenset(r) for r in data["reads"]]
         if len(self.reads) != len(self.statements):
             raise ValueError("the analysis is not of these statements")
         self._kept: dict[frozenset, tuple[list, frozenset]] = {}
+
+    def predicates(self) -> set[tuple[str, int]]:
+        """Every predicate (name, arity) the statements read."""
+        return {(n, int(a)) for n, _, a in (s.rpartition("/") for r in self.reads for s in r)}
 
     def kept(self, facts: Sequence[Symbol]) -> list:
         """The statements to ground with these facts, in their order."""
@@ -184,8 +188,8 @@ class Pruner:
                 self._kept.clear()
             self._kept[keys] = got
         kept, reads = got
-        keys_of = _KEYS.get
-        return kept, [f for f in facts if (keys_of(f) or (None,))[0] in reads or not keys_of(f)]
+        keys_of = _KEYS.get                       # (filled by fact_keys above)
+        return kept, [f for f in facts if not (k := keys_of(f)) or k[0] in reads]
 
     def _fixpoint(self, keys: frozenset) -> list[int]:
         present: set[str] = set()
