@@ -175,6 +175,35 @@ def test_legal_lists_exactly_the_permitted_summons_by_other_cards(engine, phase)
         assert not listed
 
 
+# ---- a Ritual Spell with more than one Level requirement (rules/ritual.lp) ----------------------------
+TWO_REQUIREMENTS_RITUAL = {"name": "Two Requirements Ritual", "kind": "spell", "spell_type": "ritual",
+                           "effects": [{"effect": "ritual_spell_for", "name": "Black Luster Soldier"},
+                                       {"effect": "ritual_levels_at_least", "level": 6},
+                                       {"effect": "ritual_levels_equal"}]}
+
+
+def test_legal_lists_exactly_the_permitted_ritual_summons_of_a_spell_with_two_requirements(engine):
+    """Legal mode builds each Tribute set for one requirement of its Ritual Spell; a spell that asks for two
+    (a made-up card: Levels 6 or more, and exactly the monster's 8) has each set judged against both, as check
+    judges it: `legal` lists exactly the Ritual Summons `check` permits: Levels 8 exactly, none superfluous for
+    6 or more (4 + 4, not 7 + 1)."""
+    snap = {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+            "players": {"A": {"hand": [{"id": "bls", "card": "Black Luster Soldier"},
+                                       {"id": "witch", "card": "Witch of the Black Forest"}],
+                              "monsters": [{"id": "dm", "card": "Dark Magician", "position": "attack"},
+                                           {"id": "ox", "card": "Battle Ox", "position": "attack"},
+                                           {"id": "tw", "card": "Time Wizard", "position": "attack"},
+                                           {"id": "mokey", "card": "Mokey Mokey", "position": "attack"}],
+                              "spells_traps": [{"id": "tr", "card": TWO_REQUIREMENTS_RITUAL, "face": "down"}]},
+                        "B": {}}}
+    asked = [Action("ritual_summon", card="bls", tributes=t, position=pos, by="tr")
+             for t in _subsets(["dm", "ox", "tw", "mokey", "witch"], 3) for pos in ("attack", "defense")]
+    permitted = {a for a in asked if engine.check(snap, a).permitted}
+    listed = {a for a in engine.legal(snap).permitted if a.action == "ritual_summon"}
+    assert listed == permitted
+    assert {a.tributes for a in listed} == {("ox", "witch")}
+
+
 # ---- procedures by kind, by Level, open and over turns (rules/procedure.lp) -------------------------
 MORE_PROCEDURES_BOARD = {
     "snapshot": 1, "turn": 7, "turn_player": "A", "phase": "main1",
