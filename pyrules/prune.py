@@ -157,15 +157,14 @@ class Pruner:
     analyse(statements), maybe as read back from JSON."""
 
     def __init__(self, statements: Sequence, analysis: dict | None = None) -> None:
-        self.source = statements                # the list given (kept alive while cached)
-        self.statements = list(statements)
-        data = self.analysis = analyse(self.statements) if analysis is None else analysis
+        self.source = statements                # the statements given (kept alive while cached)
+        data = self.analysis = analyse(statements) if analysis is None else analysis
         self.always: list[int] = list(data["always"])
         self.rules: list = data["rules"]        # [index, needs, gives] of each rule
         self.reads: list[frozenset] = [frozenset(r) for r in data["reads"]]
-        if len(self.reads) != len(self.statements):
+        if len(self.reads) != len(statements):
             raise ValueError("the analysis is not of these statements")
-        self._kept: dict[frozenset, tuple[list, frozenset]] = {}
+        self._kept: dict[frozenset, list] = {}  # keys -> [kept indexes, predicates they read, kept statements]
 
     def predicates(self) -> set[tuple[str, int]]:
         """Every predicate (name, arity) the statements read."""
@@ -178,18 +177,28 @@ class Pruner:
     def program(self, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
         """(the statements to ground with these facts, the facts they read): a fact no kept
         statement mentions (a card's Attribute while no kept rule asks) changes nothing."""
+        got, facts = self._select(facts)
+        if got[2] is None:
+            got[2] = [self.source[i] for i in got[0]]
+        return got[2], facts
+
+    def select(self, facts: Sequence[Symbol]) -> tuple[list[int], list[Symbol]]:
+        """program(), with the statements as their indexes."""
+        got, facts = self._select(facts)
+        return got[0], facts
+
+    def _select(self, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
         keys = fact_keys(facts)
         got = self._kept.get(keys)
         if got is None:
             live = self._fixpoint(keys)
-            kept = [self.statements[i] for i in live]
-            got = (kept, frozenset().union(*(self.reads[i] for i in live)))
+            got = [live, frozenset().union(*(self.reads[i] for i in live)), None]
             if len(self._kept) >= 1024:
                 self._kept.clear()
             self._kept[keys] = got
-        kept, reads = got
+        reads = got[1]
         keys_of = _KEYS.get                       # (filled by fact_keys above)
-        return kept, [f for f in facts if not (k := keys_of(f)) or k[0] in reads]
+        return got, [f for f in facts if not (k := keys_of(f)) or k[0] in reads]
 
     def _fixpoint(self, keys: frozenset) -> list[int]:
         present: set[str] = set()
