@@ -20,7 +20,8 @@ would be).  This is an over-approximation computed on the rules' text, no game r
 
 Literals under `not`, in aggregates or in conditions are never needed (they can hold with
 nothing).  Constant names given by `#const` stand for anything; a program with parts other
-than `base` or with `#external` atoms is kept whole.  The keys of a fact and the rules kept
+than `base` or with `#external` atoms is kept whole.  A conditional `#show` is kept like a
+rule: only when its positive condition can hold.  The keys of a fact and the rules kept
 for a set of keys are cached (facts repeat from query to query); the analysis of the rule
 files is plain JSON (strings: a predicate `name/arity`, a place `name/arity:position`, a
 functor `name/arity`, `#number` or `#string`), kept per rules version (pyrules/cache.py).
@@ -107,7 +108,7 @@ def analyse(statements: Sequence) -> dict:
     always: list[int] = []
     rules: list[list] = []
     for i, s in enumerate(statements):
-        if s.ast_type != ASTType.Rule or whole:
+        if whole or s.ast_type not in (ASTType.Rule, ASTType.ShowTerm):
             always.append(i)
         else:
             rules.append([i, *_analyse(s, consts)])
@@ -118,7 +119,8 @@ def analyse(statements: Sequence) -> dict:
 def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
     """(what a rule's positive body needs: [predicate, [[place, functor]...]] per literal,
     what its head gives: [predicate, [[place, "functor", functor] or [place, "places",
-    [the body places of its variable]]...]] per atom)."""
+    [the body places of its variable]]...]] per atom).  A `#show term : body.` is read as
+    a rule that gives nothing: it shows nothing while its body cannot hold."""
     needs: list[list] = []
     places: dict[str, list[str]] = {}           # variable -> the body places it stands in
     for lit in rule.body:
@@ -139,7 +141,7 @@ def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
                         need.append([f"{sig}:{j}", f])
             needs.append([sig, need])
     gives: list[list] = []
-    defined, _ = head_body(rule)
+    defined, _ = head_body(rule) if rule.ast_type == ASTType.Rule else ([], set())
     for (name, arity), term in defined:
         sig = f"{name}/{arity}"
         spec: list[list] = []
