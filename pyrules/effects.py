@@ -147,13 +147,16 @@ def _common(voc: Vocabulary, applied: bool) -> dict[str, Any]:
             "source": {"type": "string"}, "note": {"type": "string"}}
 
 
-def kind_schema(kind: Kind, applied: bool = False, voc: Vocabulary | None = None) -> dict[str, Any]:
-    """The JSON Schema of an entry of this kind (a card's entry, or a snapshot's `effects:` entry)."""
-    voc = voc or vocabulary()
+def kind_schema(kind: Kind, applied: bool = False, voc: Vocabulary | None = None,
+                common: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON Schema of an entry of this kind (a card's entry, or a snapshot's `effects:` entry);
+    `common`: _common(voc, applied), when already made."""
+    if common is None:
+        common = _common(voc or vocabulary(), applied)
     return {"type": "object", "additionalProperties": False, "required": ["effect", *(a.name for a in kind.args)],
             "description": kind.meaning,
             "properties": {"effect": {"enum": [kind.name]}, **{a.name: _arg_schema(a) for a in kind.args},
-                           **_common(voc, applied)}}
+                           **common}}
 
 
 def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[str, Any]:
@@ -164,13 +167,14 @@ def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[s
     for k in voc.kinds.values():
         for a in k.args:
             props.setdefault(a.name, {})          # checked per kind by entry_problems()
+    common = _common(voc, applied)
     return {"type": "object", "required": ["effect"],
             "description": "an effect (pyrules effects lists the kinds)",
             "properties": {"effect": {"type": "string", "description": "one of: " + ", ".join(voc.kinds)},
-                           **props, **_common(voc, applied)},
+                           **props, **common},
             "additionalProperties": False,
             "allOf": [{"if": {"properties": {"effect": {"const": k.name}}},
-                       "then": kind_schema(k, applied, voc)} for k in voc.kinds.values()]}
+                       "then": kind_schema(k, applied, voc, common)} for k in voc.kinds.values()]}
 
 
 

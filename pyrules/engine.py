@@ -22,7 +22,7 @@ from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 from .prune import analyse
-from .solver import Answer, atoms_of, ground_and_solve, parse_rules, pruner
+from .solver import Answer, Statements, atoms_of, ground_and_solve, parse_rules, pruner
 
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
 MODE_LEGAL = Function("mode", [Function("legal")])
@@ -253,7 +253,7 @@ class Engine:
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
         self._prepared: dict[str, Any] = {}
-        self.program = "\n".join(read_file(p, None, str(p)) for p in self.files)
+        self.program = "\n".join(read_file(p, None, str(p)) for p in self.files)   # (UTF-8 text, or InvalidInput)
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
         self.reading_defaults = {n: r.default for n, r in self.catalogue.readings.items()}
@@ -275,20 +275,27 @@ class Engine:
         """Parse the rules once (InvalidInput with clingo's messages when they do not load);
         every query replays the parsed statements instead of parsing the text again.  What
         depends only on the rule files is kept per rules version (pyrules/cache.py): that
-        they ground (unsafe variables are found by grounding them once), the predicates
-        they read and what the pruner knows of them (pyrules/prune.py)."""
+        they ground (unsafe variables are found by grounding them once), the statements'
+        texts (an Engine's first queries need not wait for the files to be parsed:
+        solver.Statements), the predicates they read and what the pruner knows of them
+        (pyrules/prune.py)."""
         k = cache.key(self.files)
         known = cache.load("rules", k)
-        analysis = known.get("prune") if isinstance(known, dict) and isinstance(known.get("prune"), dict) else None
+        files = self.files
         with CLINGO_LOCK:
-            self.statements = parse_rules(self.files, ground_check=analysis is None)
             try:
-                made = pruner(self.statements, analysis)      # (analysed now when none is kept)
-            except (ValueError, KeyError, TypeError):         # a kept analysis of other statements
-                analysis = None
+                if not isinstance(known, dict):
+                    raise KeyError("rules")
+                texts, analysis = known["texts"], known["prune"]
+                if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
+                    raise TypeError("texts")
+                self.statements = Statements(texts, lambda: parse_rules(files, ground_check=False))
+                made = pruner(self.statements, analysis)
+            except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
+                parsed = parse_rules(files)
+                self.statements = Statements([str(s) for s in parsed], lambda: parsed)
                 made = pruner(self.statements)
-        if analysis is None:
-            cache.store("rules", k, {"prune": made.analysis})
+                cache.store("rules", k, {"prune": made.analysis, "texts": self.statements.texts})
         self.names.reads = made.predicates()
 
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
@@ -298,7 +305,7 @@ class Engine:
         of statements gets its pruner's analysis from the cache (pyrules/prune.py)."""
         with CLINGO_LOCK:
             if key not in self._prepared:
-                made = self._prepared[key] = make(self.statements)
+                made = self._prepared[key] = make(self.statements.parsed)
                 if isinstance(made, list):        # statements: the pruner's analysis, kept per rules version
                     try:
                         pruner(made, cache.cached(f"prune-{key}", cache.key(self.files), lambda: analyse(made)))

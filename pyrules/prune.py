@@ -20,7 +20,8 @@ would be).  This is an over-approximation computed on the rules' text, no game r
 
 Literals under `not`, in aggregates or in conditions are never needed (they can hold with
 nothing).  Constant names given by `#const` stand for anything; a program with parts other
-than `base` or with `#external` atoms is kept whole.  The keys of a fact and the rules kept
+than `base` or with `#external` atoms is kept whole.  A conditional `#show` is kept like a
+rule: only when its positive condition can hold.  The keys of a fact and the rules kept
 for a set of keys are cached (facts repeat from query to query); the analysis of the rule
 files is plain JSON (strings: a predicate `name/arity`, a place `name/arity:position`, a
 functor `name/arity`, `#number` or `#string`), kept per rules version (pyrules/cache.py).
@@ -107,7 +108,7 @@ def analyse(statements: Sequence) -> dict:
     always: list[int] = []
     rules: list[list] = []
     for i, s in enumerate(statements):
-        if s.ast_type != ASTType.Rule or whole:
+        if whole or s.ast_type not in (ASTType.Rule, ASTType.ShowTerm):
             always.append(i)
         else:
             rules.append([i, *_analyse(s, consts)])
@@ -118,7 +119,8 @@ def analyse(statements: Sequence) -> dict:
 def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
     """(what a rule's positive body needs: [predicate, [[place, functor]...]] per literal,
     what its head gives: [predicate, [[place, "functor", functor] or [place, "places",
-    [the body places of its variable]]...]] per atom)."""
+    [the body places of its variable]]...]] per atom).  A `#show term : body.` is read as
+    a rule that gives nothing: it shows nothing while its body cannot hold."""
     needs: list[list] = []
     places: dict[str, list[str]] = {}           # variable -> the body places it stands in
     for lit in rule.body:
@@ -139,7 +141,7 @@ def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
                         need.append([f"{sig}:{j}", f])
             needs.append([sig, need])
     gives: list[list] = []
-    defined, _ = head_body(rule)
+    defined, _ = head_body(rule) if rule.ast_type == ASTType.Rule else ([], set())
     for (name, arity), term in defined:
         sig = f"{name}/{arity}"
         spec: list[list] = []
@@ -157,15 +159,14 @@ class Pruner:
     analyse(statements), maybe as read back from JSON."""
 
     def __init__(self, statements: Sequence, analysis: dict | None = None) -> None:
-        self.source = statements                # the list given (kept alive while cached)
-        self.statements = list(statements)
-        data = self.analysis = analyse(self.statements) if analysis is None else analysis
+        self.source = statements                # the statements given (kept alive while cached)
+        data = self.analysis = analyse(statements) if analysis is None else analysis
         self.always: list[int] = list(data["always"])
         self.rules: list = data["rules"]        # [index, needs, gives] of each rule
         self.reads: list[frozenset] = [frozenset(r) for r in data["reads"]]
-        if len(self.reads) != len(self.statements):
+        if len(self.reads) != len(statements):
             raise ValueError("the analysis is not of these statements")
-        self._kept: dict[frozenset, tuple[list, frozenset]] = {}
+        self._kept: dict[frozenset, list] = {}  # keys -> [kept indexes, predicates they read, kept statements]
 
     def predicates(self) -> set[tuple[str, int]]:
         """Every predicate (name, arity) the statements read."""
@@ -178,18 +179,28 @@ class Pruner:
     def program(self, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
         """(the statements to ground with these facts, the facts they read): a fact no kept
         statement mentions (a card's Attribute while no kept rule asks) changes nothing."""
+        got, facts = self._select(facts)
+        if got[2] is None:
+            got[2] = [self.source[i] for i in got[0]]
+        return got[2], facts
+
+    def select(self, facts: Sequence[Symbol]) -> tuple[list[int], list[Symbol]]:
+        """program(), with the statements as their indexes."""
+        got, facts = self._select(facts)
+        return got[0], facts
+
+    def _select(self, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
         keys = fact_keys(facts)
         got = self._kept.get(keys)
         if got is None:
             live = self._fixpoint(keys)
-            kept = [self.statements[i] for i in live]
-            got = (kept, frozenset().union(*(self.reads[i] for i in live)))
+            got = [live, frozenset().union(*(self.reads[i] for i in live)), None]
             if len(self._kept) >= 1024:
                 self._kept.clear()
             self._kept[keys] = got
-        kept, reads = got
+        reads = got[1]
         keys_of = _KEYS.get                       # (filled by fact_keys above)
-        return kept, [f for f in facts if not (k := keys_of(f)) or k[0] in reads]
+        return got, [f for f in facts if not (k := keys_of(f)) or k[0] in reads]
 
     def _fixpoint(self, keys: frozenset) -> list[int]:
         present: set[str] = set()

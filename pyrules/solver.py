@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, overload
 
 import clingo
 from clingo import Symbol
@@ -86,6 +86,61 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
     return statements
 
 
+class Statements(Sequence):
+    """The statements of the rule files, as their texts at once and as parsed AST statements
+    when first needed.  Parsing the files is the slow part of making an Engine (tens of
+    milliseconds), and a one-shot query needs only the few statements that can fire with
+    its facts: those go to clingo as text (clingo parses them, as it would the files), and
+    an Engine asked more than TEXT_QUERIES times parses the files once and replays the
+    parsed statements from then on (replaying is faster than parsing text again).  The
+    texts are clingo's own rendering of the parsed statements, kept per rules version
+    (pyrules/cache.py); tests/test_prune.py checks that they parse back to the same
+    statements and that both ways give the same answers."""
+
+    TEXT_QUERIES = 8
+
+    def __init__(self, texts: list[str], parse: Callable[[], list]) -> None:
+        self.texts = texts
+        self._parse = parse
+        self._parsed: list | None = None
+        self.text_queries = 0
+
+    @property
+    def parsed(self) -> list:
+        """The AST statements (the files parsed now if they were not)."""
+        if self._parsed is None:
+            got = self._parse()
+            if [str(s) for s in got] != self.texts:
+                raise InvalidInput(Problem("rules", "the rule files changed while pyrules was running"))
+            self._parsed = got
+        return self._parsed
+
+    @property
+    def is_parsed(self) -> bool:
+        return self._parsed is not None
+
+    def as_text(self) -> bool:
+        """Whether the next query should give its statements as text (counts the query)."""
+        if self._parsed is not None or self.text_queries >= self.TEXT_QUERIES:
+            return False
+        self.text_queries += 1
+        return True
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, i: int) -> object: ...
+    @overload
+    def __getitem__(self, i: slice) -> list: ...
+
+    def __getitem__(self, i):
+        return self.parsed[i]
+
+    def __iter__(self) -> Iterator:
+        return iter(self.parsed)
+
+
 def parse_text(text: str) -> list:
     """Program text (plumbing the code writes, never user text) parsed into statements."""
     out: list = []
@@ -116,14 +171,20 @@ def program_for(statements: Sequence, facts: Sequence[Symbol]) -> tuple[list, li
 def ground_and_solve(statements: Sequence, facts: Iterable[Symbol], prune: bool = True) -> list[Symbol]:
     """The one-shot solver call of a query: a fresh Control with the parsed rules that can
     fire with the facts (program_for; all of them with prune=False) and the facts (through
-    the backend, as symbols), grounded and solved; the shown atoms."""
+    the backend, as symbols), grounded and solved; the shown atoms.  Statements not parsed
+    yet (Statements) go to clingo as text."""
     shown: list[Symbol] = []
     facts = facts if isinstance(facts, (list, tuple)) else list(facts)
     with CLINGO_LOCK:
-        kept, facts = program_for(statements, facts) if prune else (statements, facts)
         ctl = clingo.Control(CLINGO_ARGS)
-        with ProgramBuilder(ctl) as builder:
-            add_statements(builder, kept)
+        if isinstance(statements, Statements) and statements.as_text():
+            kept_at, facts = pruner(statements).select(facts) if prune else (range(len(statements)), facts)
+            texts = statements.texts
+            ctl.add("base", [], "\n".join([texts[i] for i in kept_at]))
+        else:
+            kept, facts = program_for(statements, facts) if prune else (statements, facts)
+            with ProgramBuilder(ctl) as builder:
+                add_statements(builder, kept)
         with ctl.backend() as backend:
             add_facts(backend, facts)
         ctl.ground(BASE)

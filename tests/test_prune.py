@@ -13,7 +13,7 @@ from pyrules.actions import parse_action
 from pyrules.cases import DEFAULTS, _readings, load_cases, merge
 from pyrules.errors import InvalidInput
 from pyrules.prune import Pruner
-from pyrules.solver import ground_and_solve, parse_text
+from pyrules.solver import Statements, ground_and_solve, parse_text, pruner
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.yaml"))
 _ENGINE: list[Engine] = []
@@ -25,6 +25,21 @@ def engine() -> Engine:
     return _ENGINE[0]
 
 
+_AS_TEXT: list[Statements] = []
+
+
+def as_text(eng: Engine) -> Statements:
+    """The engine's rules, always given to clingo as the statements' texts (never parsed)."""
+    if not _AS_TEXT:
+        def parse() -> list:
+            raise AssertionError("parsed")
+        got = Statements(eng.statements.texts, parse)
+        got.TEXT_QUERIES = 10 ** 9
+        pruner(got, pruner(eng.statements).analysis)
+        _AS_TEXT.append(got)
+    return _AS_TEXT[0]
+
+
 def queries(case: dict):
     """(readings, action or None) of the legal() query and of each check of a case."""
     base = _readings(case.get("readings"))
@@ -34,9 +49,12 @@ def queries(case: dict):
 
 
 def _same(eng: Engine, facts: list, label: str) -> list[str]:
+    list(eng.statements)                        # (parsed: the AST statements are replayed)
     whole = sorted(map(str, ground_and_solve(eng.statements, facts, prune=False)))
     kept = sorted(map(str, ground_and_solve(eng.statements, facts)))
     assert kept == whole, label
+    as_texts = sorted(map(str, ground_and_solve(as_text(eng), facts)))
+    assert as_texts == whole, f"{label} (the kept statements as text)"
     return whole
 
 
@@ -102,3 +120,28 @@ def test_what_a_variable_carries_into_a_head_is_followed():
     assert "fused(I) :- on(material(N,C),I)." not in kept       # no material/2 effect anywhere
     kept = [str(s) for s in Pruner(rules).kept([parse_term('effect(1,material("A",1))')])]
     assert "fused(I) :- on(material(N,C),I)." in kept and "locked(I) :- on(cannot_attack,I)." not in kept
+
+
+def test_the_statements_texts_parse_back_to_the_same_statements():
+    """An Engine's first queries give clingo the kept statements as text (solver.Statements):
+    clingo's rendering of each parsed statement parses back to the same statement."""
+    eng = engine()
+    texts = eng.statements.texts
+    back = [str(s) for s in parse_text("\n".join(texts))]
+    assert back[0] == "#program base." and back[1:] == texts
+    assert texts == [str(s) for s in eng.statements]
+
+
+def test_an_engine_parses_its_rules_after_its_first_queries(tmp_path, monkeypatch):
+    """With the rules' texts kept in the cache, a new Engine answers its first queries
+    without parsing the rule files, and parses them once when asked more often."""
+    monkeypatch.setenv("PYRULES_CACHE_DIR", str(tmp_path))
+    Engine()                                    # fills the cache
+    eng = Engine()
+    snap = {"snapshot": 1, "players": {"A": {}, "B": {}}}
+    first = eng.legal(snap)
+    assert not eng.statements.is_parsed
+    for _ in range(Statements.TEXT_QUERIES):
+        assert eng.legal(snap) == first
+    assert eng.statements.is_parsed
+    assert eng.legal(snap) == first
