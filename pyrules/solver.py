@@ -13,7 +13,6 @@ from typing import Callable, Iterable, Iterator, Sequence, overload
 
 import clingo
 from clingo import Symbol
-from clingo.ast import ASTType, ProgramBuilder, parse_files, parse_string
 
 from .errors import InvalidInput, Problem
 from .prune import Pruner
@@ -55,6 +54,7 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
     variable) raise InvalidInput with clingo's messages, which name the file and line.
     ground_check=False skips the grounding that finds unsafe variables (for files known to
     ground, pyrules/cache.py)."""
+    from clingo.ast import ASTType, ProgramBuilder, parse_files   # (not needed by a query from text)
     messages: list[str] = []
 
     def log(_code, message: str) -> None:
@@ -143,6 +143,7 @@ class Statements(Sequence):
 
 def parse_text(text: str) -> list:
     """Program text (plumbing the code writes, never user text) parsed into statements."""
+    from clingo.ast import parse_string
     out: list = []
     parse_string(text, out.append)
     return out
@@ -182,6 +183,7 @@ def ground_and_solve(statements: Sequence, facts: Iterable[Symbol], prune: bool 
             texts = statements.texts
             ctl.add("base", [], "\n".join([texts[i] for i in kept_at]))
         else:
+            from clingo.ast import ProgramBuilder
             kept, facts = program_for(statements, facts) if prune else (statements, facts)
             with ProgramBuilder(ctl) as builder:
                 add_statements(builder, kept)
@@ -199,6 +201,7 @@ class Program:
     clingo's messages go to `messages`; a failing step raises InvalidInput with them."""
 
     def __init__(self, statements: Sequence = ()) -> None:
+        from clingo.ast import ProgramBuilder
         self.messages: list[str] = []
         with CLINGO_LOCK:
             self.ctl = clingo.Control(CLINGO_ARGS, logger=lambda code, msg: self.messages.append(msg.strip()))

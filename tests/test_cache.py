@@ -83,3 +83,16 @@ def test_help_does_not_load_clingo():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "Usage" in out.stdout
+
+
+def test_a_query_answered_from_the_kept_texts_does_not_parse_the_rules(folder):
+    """With the rules' analysis and texts in the cache, a new Engine's check neither parses the
+    rule files nor loads clingo's AST module (solver.Statements)."""
+    Engine()                                        # fills the cache folder
+    code = ("import sys\nfrom pyrules import Engine\n"
+            "e = Engine()\n"
+            "assert e.check({'snapshot': 1, 'players': {'A': {}, 'B': {}}}, 'draw').permitted is False\n"
+            "assert not e.statements.is_parsed, 'parsed'\n"
+            "assert 'clingo.ast' not in sys.modules, 'clingo.ast loaded'\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
