@@ -4,7 +4,8 @@ An entry is JSON, stored under a key made from a hash (BLAKE2) of the files it w
 from (the rule files, the card file, ...), of pyrules' own source files and of clingo's
 version: an edited file gives a new key, so a stale entry is never read.  Entries are written atomically (a
 temporary file renamed into place); an unreadable, foreign or corrupt entry is ignored and
-computed again; a cache folder that cannot be written is not an error.
+computed again; a cache folder that cannot be written is not an error.  At most KEEP
+entries of each name are kept (the newest).
 
 Where: $PYRULES_CACHE_DIR, else $XDG_CACHE_HOME/pyrules, else ~/.cache/pyrules.
 PYRULES_CACHE_DIR=off turns the cache off.
@@ -18,6 +19,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 T = TypeVar("T")
 FORMAT = 1            # bump when the shape of an entry changes
+KEEP = 8              # entries kept per name: older ones (of earlier rules or code versions) are removed
 
 
 def cache_dir() -> Path | None:
@@ -91,8 +93,25 @@ def store(name: str, k: str, value: Any) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump({"key": k, "value": value}, f)
         os.replace(tmp, folder / f"{name}-{k}.json")
+        _forget_old(folder, name)
     except OSError:
         return
+
+
+def _forget_old(folder: Path, name: str) -> None:
+    """Remove all but the KEEP newest entries of this name (each edit of a rule file or of
+    pyrules makes a new key: the folder would otherwise grow without end)."""
+    import re
+    shape = re.compile(re.escape(name) + r"-[0-9a-f]{32}\.json")
+    entries = [p for p in folder.glob(f"{name}-*.json") if shape.fullmatch(p.name)]
+    if len(entries) <= KEEP:
+        return
+    entries.sort(key=lambda p: p.stat().st_mtime)
+    for p in entries[:-KEEP]:
+        try:
+            p.unlink()
+        except OSError:
+            pass
 
 
 def cached(name: str, k: str, make: Callable[[], T], to_json: Callable[[T], Any] = lambda v: v,

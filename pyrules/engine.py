@@ -289,11 +289,11 @@ class Engine:
                 texts, analysis = known["texts"], known["prune"]
                 if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
                     raise TypeError("texts")
-                self.statements = Statements(texts, lambda: parse_rules(files, ground_check=False))
+                self.statements = Statements(texts)
                 made = pruner(self.statements, analysis)
             except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
                 parsed = parse_rules(files)
-                self.statements = Statements([str(s) for s in parsed], lambda: parsed)
+                self.statements = Statements([str(s) for s in parsed], parsed)
                 made = pruner(self.statements)
                 cache.store("rules", k, {"prune": made.analysis, "texts": self.statements.texts})
         self.names.reads = made.predicates()

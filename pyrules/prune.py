@@ -32,6 +32,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from clingo import Symbol, SymbolType
+from clingo.ast import ASTType, Sign
+
+from .astwalk import atoms, head_body, predicates_read
 
 NUMBER, STRING = "#number", "#string"
 ANYTHING = None                                 # a place where any term may stand
@@ -77,8 +80,6 @@ def fact_keys(facts: Iterable[Symbol]) -> frozenset:
 
 def _term_functor(term: Any, consts: frozenset[str]) -> str | None:
     """The functor a term of the rules writes, ANYTHING when not known (a variable...)."""
-    from clingo.ast import ASTType     # (the analysis is made once per rules version: clingo.ast is
-                                       # not imported by a query that reads it from the cache)
     kind = term.ast_type
     if kind == ASTType.SymbolicTerm:
         s = term.symbol
@@ -94,16 +95,12 @@ def _term_functor(term: Any, consts: frozenset[str]) -> str | None:
 
 
 def _arguments(term: Any) -> list:
-    from clingo.ast import ASTType
     return list(term.arguments) if term.ast_type == ASTType.Function else []
 
 
 def analyse(statements: Sequence) -> dict:
     """What the pruner needs to know of a statement list, as plain JSON data: the statements
     always kept, each rule's needs and gives, and the predicates each statement reads."""
-    from clingo.ast import ASTType
-
-    from .astwalk import predicates_read
     kinds = {s.ast_type for s in statements}
     whole = ASTType.External in kinds or any(
         s.ast_type == ASTType.Program and s.name != "base" for s in statements)
@@ -124,9 +121,6 @@ def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
     what its head gives: [predicate, [[place, "functor", functor] or [place, "places",
     [the body places of its variable]]...]] per atom).  A `#show term : body.` is read as
     a rule that gives nothing: it shows nothing while its body cannot hold."""
-    from clingo.ast import ASTType, Sign
-
-    from .astwalk import atoms, head_body
     needs: list[list] = []
     places: dict[str, list[str]] = {}           # variable -> the body places it stands in
     for lit in rule.body:

@@ -13,6 +13,7 @@ from typing import Callable, Iterable, Iterator, Sequence, overload
 
 import clingo
 from clingo import Symbol
+from clingo.ast import ASTType, ProgramBuilder, parse_files, parse_string
 
 from .errors import InvalidInput, Problem
 from .prune import Pruner
@@ -54,7 +55,6 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
     variable) raise InvalidInput with clingo's messages, which name the file and line.
     ground_check=False skips the grounding that finds unsafe variables (for files known to
     ground, pyrules/cache.py)."""
-    from clingo.ast import ASTType, ProgramBuilder, parse_files   # (not needed by a query from text)
     messages: list[str] = []
 
     def log(_code, message: str) -> None:
@@ -88,32 +88,45 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
 
 class Statements(Sequence):
     """The statements of the rule files, as their texts at once and as parsed AST statements
-    when first needed.  Parsing the files is the slow part of making an Engine (tens of
-    milliseconds), and a one-shot query needs only the few statements that can fire with
-    its facts: those go to clingo as text (clingo parses them, as it would the files), and
-    an Engine asked more than TEXT_QUERIES times parses the files once and replays the
-    parsed statements from then on (replaying is faster than parsing text again).  The
-    texts are clingo's own rendering of the parsed statements, kept per rules version
-    (pyrules/cache.py); tests/test_prune.py checks that they parse back to the same
+    when first needed.  Parsing is the slow part of making an Engine (tens of milliseconds),
+    and a one-shot query needs only the few statements that can fire with its facts: those
+    go to clingo as text (clingo parses them, as it would the files), and an Engine asked
+    more than TEXT_QUERIES times parses the texts once and replays the parsed statements
+    from then on (replaying is faster than parsing text again).  The texts are clingo's own
+    rendering of the statements parsed from the rule files, kept per rules version
+    (pyrules/cache.py): the files are not read again, so an edit made while an Engine runs
+    does not reach it.  tests/test_prune.py checks that the texts parse back to the same
     statements and that both ways give the same answers."""
 
     TEXT_QUERIES = 8
 
-    def __init__(self, texts: list[str], parse: Callable[[], list]) -> None:
+    def __init__(self, texts: list[str], parsed: list | None = None) -> None:
         self.texts = texts
-        self._parse = parse
-        self._parsed: list | None = None
+        self._parsed = parsed
         self.text_queries = 0
 
     @property
     def parsed(self) -> list:
-        """The AST statements (the files parsed now if they were not)."""
+        """The AST statements (the texts parsed now if they were not)."""
         if self._parsed is None:
-            got = self._parse()
-            if [str(s) for s in got] != self.texts:
-                raise InvalidInput(Problem("rules", "the rule files changed while pyrules was running"))
+            try:
+                got = parse_text("\n".join(self.texts))[1:]     # (after the implicit "#program base.")
+            except RuntimeError:
+                got = []
+            if len(got) != len(self.texts):
+                raise InvalidInput(Problem("rules", "the rule texts kept in the cache do not parse back "
+                                                    "statement by statement (delete the cache folder)"))
             self._parsed = got
         return self._parsed
+
+    def add_text(self, ctl: clingo.Control, kept_at: Iterable[int]) -> None:
+        """Give clingo the statements at these positions, as text."""
+        texts = self.texts
+        try:
+            ctl.add("base", [], "\n".join([texts[i] for i in kept_at]))
+        except RuntimeError:
+            raise InvalidInput(Problem("rules", "the rule texts kept in the cache do not parse "
+                                                "(delete the cache folder)")) from None
 
     @property
     def is_parsed(self) -> bool:
@@ -143,7 +156,6 @@ class Statements(Sequence):
 
 def parse_text(text: str) -> list:
     """Program text (plumbing the code writes, never user text) parsed into statements."""
-    from clingo.ast import parse_string
     out: list = []
     parse_string(text, out.append)
     return out
@@ -180,10 +192,8 @@ def ground_and_solve(statements: Sequence, facts: Iterable[Symbol], prune: bool 
         ctl = clingo.Control(CLINGO_ARGS)
         if isinstance(statements, Statements) and statements.as_text():
             kept_at, facts = pruner(statements).select(facts) if prune else (range(len(statements)), facts)
-            texts = statements.texts
-            ctl.add("base", [], "\n".join([texts[i] for i in kept_at]))
+            statements.add_text(ctl, kept_at)
         else:
-            from clingo.ast import ProgramBuilder
             kept, facts = program_for(statements, facts) if prune else (statements, facts)
             with ProgramBuilder(ctl) as builder:
                 add_statements(builder, kept)
@@ -201,7 +211,6 @@ class Program:
     clingo's messages go to `messages`; a failing step raises InvalidInput with them."""
 
     def __init__(self, statements: Sequence = ()) -> None:
-        from clingo.ast import ProgramBuilder
         self.messages: list[str] = []
         with CLINGO_LOCK:
             self.ctl = clingo.Control(CLINGO_ARGS, logger=lambda code, msg: self.messages.append(msg.strip()))

@@ -31,9 +31,7 @@ _AS_TEXT: list[Statements] = []
 def as_text(eng: Engine) -> Statements:
     """The engine's rules, always given to clingo as the statements' texts (never parsed)."""
     if not _AS_TEXT:
-        def parse() -> list:
-            raise AssertionError("parsed")
-        got = Statements(eng.statements.texts, parse)
+        got = Statements(eng.statements.texts)
         got.TEXT_QUERIES = 10 ** 9
         pruner(got, pruner(eng.statements).analysis)
         _AS_TEXT.append(got)
