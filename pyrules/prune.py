@@ -15,8 +15,14 @@ would be).  This is an over-approximation computed on the rules' text, no game r
   fire gives its head's: the functor written, or for a variable the functors its positive
   body literals allow at that variable's places (else "anything");
 - what a rule needs: each positive body literal's predicate, with the functor written in
-  each of its argument positions;
-- the rules that can fire are found by iterating to a fixpoint from the facts.
+  each of its argument positions; and for a positive comparison `V = t` of a variable that
+  stands in such positions, t's functor there (`V = (t1; t2)`: one of theirs);
+- the rules that can fire are found by iterating to a fixpoint from the facts;
+- then, when the program has `#show` statements (so that only the atoms they name are
+  answered), a rule is kept only if what it defines is read: by a statement that is not such
+  a rule (a `#show`, a constraint, a choice) or by the body of a rule kept this way.  A rule
+  whose head no kept statement reads changes no shown atom (its head atoms are read by
+  nothing, and a plain rule never makes an answer go away).
 
 Literals under `not`, in aggregates or in conditions are never needed (they can hold with
 nothing).  Constant names given by `#const` stand for anything; a program with parts other
@@ -32,7 +38,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from clingo import Symbol, SymbolType
-from clingo.ast import ASTType, Sign
+from clingo.ast import ASTType, ComparisonOperator, Sign
 
 from .astwalk import atoms, head_body, predicates_read
 
@@ -111,9 +117,29 @@ def analyse(statements: Sequence) -> dict:
         if whole or s.ast_type not in (ASTType.Rule, ASTType.ShowTerm):
             always.append(i)
         else:
-            rules.append([i, *_analyse(s, consts)])
+            rules.append([i, *_analyse(s, consts), _body_reads(s)])
     reads = [sorted(f"{n}/{a}" for n, a in predicates_read([s])) for s in statements]
-    return {"always": always, "rules": rules, "reads": reads}
+    shows = any(s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm) for s in statements)
+    return {"always": always, "rules": rules, "reads": reads, "shows": shows and not whole}
+
+
+def _body_reads(rule: Any) -> list[str] | None:
+    """The predicates a plain rule's body reads (head: one or more atoms, no classical
+    negation); None for any other statement (a #show, a constraint, a choice, ...), which is
+    always kept when it can fire."""
+    if rule.ast_type != ASTType.Rule:
+        return None
+    head = rule.head
+    if not (head.ast_type == ASTType.Literal and head.sign == Sign.NoSign
+            and head.atom.ast_type == ASTType.SymbolicAtom and any(True for _ in atoms(head.atom))
+            and all(a.ast_type != ASTType.UnaryOperation for a in _pool(head.atom.symbol))):
+        return None
+    _, body = head_body(rule)
+    return sorted(f"{n}/{a}" for n, a in body)
+
+
+def _pool(term: Any) -> list:
+    return list(term.arguments) if term.ast_type == ASTType.Pool else [term]
 
 
 def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
@@ -140,6 +166,7 @@ def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
                     if f is not ANYTHING:
                         need.append([f"{sig}:{j}", f])
             needs.append([sig, need])
+    needs += _comparison_needs(rule, places, consts)
     gives: list[list] = []
     defined, _ = head_body(rule) if rule.ast_type == ASTType.Rule else ([], set())
     for (name, arity), term in defined:
@@ -162,10 +189,13 @@ class Pruner:
         self.source = statements                # the statements given (kept alive while cached)
         data = self.analysis = analyse(statements) if analysis is None else analysis
         self.always: list[int] = list(data["always"])
-        self.rules: list = data["rules"]        # [index, needs, gives] of each rule
+        self.rules: list = data["rules"]        # [index, needs, gives, body reads or None] of each rule
         self.reads: list[frozenset] = [frozenset(r) for r in data["reads"]]
-        if len(self.reads) != len(statements):
+        self.shows: bool = bool(data["shows"])
+        if len(self.reads) != len(statements) or any(len(r) != 4 for r in self.rules):
             raise ValueError("the analysis is not of these statements")
+        self._defines = {r[0]: frozenset(sig for sig, _ in r[2]) for r in self.rules}
+        self._body = {r[0]: None if r[3] is None else frozenset(r[3]) for r in self.rules}
         self._kept: dict[frozenset, list] = {}  # keys -> [kept indexes, predicates they read, kept statements]
 
     def predicates(self) -> set[tuple[str, int]]:
@@ -214,11 +244,30 @@ class Pruner:
         grew = True
         while grew:
             grew = False
-            for i, needs, gives in self.rules:
+            for i, needs, gives, _ in self.rules:
                 if i in live or _met(needs, present, may):
                     live.add(i)
                     grew |= _give(gives, present, may)
-        return sorted(self.always + list(live))
+        return sorted(self.always + list(self._read(live)))
+
+    def _read(self, live: set[int]) -> set[int]:
+        """The rules that can fire whose heads are read (module docstring): all of them in a
+        program without #show."""
+        if not self.shows:
+            return live
+        read: set[str] = set().union(*(self.reads[i] for i in self.always))
+        kept = {i for i in live if self._body[i] is None}
+        read.update(*(self.reads[i] for i in kept))
+        pending = {i: body for i in live if (body := self._body[i]) is not None}
+        grew = True
+        while grew:
+            grew = False
+            for i in [i for i in pending if not self._defines[i].isdisjoint(read)]:
+                kept.add(i)
+                read |= pending.pop(i)
+                grew = True
+        return kept
+
 
 
 def _give(gives: list, present: set, may: dict) -> bool:
@@ -262,12 +311,40 @@ def _allowed(may: dict, places: list[str]) -> Iterable[str | None]:
     return (ANYTHING,) if out is None else out
 
 
+def _comparison_needs(rule: Any, places: dict[str, list[str]], consts: frozenset[str]) -> list[list]:
+    """What a positive comparison `V = t` (or `V = (t1; t2 ...)`, `t = V`) of a variable that
+    stands in body places needs: one of the functors written, at each of those places."""
+    out: list[list] = []
+    for lit in rule.body:
+        if not (lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign
+                and lit.atom.ast_type == ASTType.Comparison and len(lit.atom.guards) == 1
+                and lit.atom.guards[0].comparison == ComparisonOperator.Equal):
+            continue
+        left, right = lit.atom.term, lit.atom.guards[0].term
+        if left.ast_type != ASTType.Variable:
+            left, right = right, left
+        if left.ast_type != ASTType.Variable or left.name == "_" or left.name not in places:
+            continue
+        alternatives = right.arguments if right.ast_type == ASTType.Pool else [right]
+        functors = sorted({f for f in (_term_functor(a, consts) for a in alternatives)}, key=str)
+        if ANYTHING in functors:
+            continue
+        for place in places[left.name]:
+            out.append([place.rpartition(":")[0], [[place, functors]]])
+    return out
+
+
 def _met(needs: list, present: set, may: dict) -> bool:
     for sig, need in needs:
         if sig not in present:
             return False
         for place, f in need:
             got = may.get(place, ())
-            if got is not None and f not in got:
+            if got is None:
+                continue
+            if isinstance(f, list):             # (one of these functors)
+                if not any(x in got for x in f):
+                    return False
+            elif f not in got:
                 return False
     return True

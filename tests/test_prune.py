@@ -103,6 +103,33 @@ def test_a_rule_that_needs_what_nothing_gives_is_left_out():
     assert "e(X) :- kind(X,spell)." in kept
 
 
+def test_with_show_a_rule_whose_head_nothing_reads_is_left_out():
+    """With #show, only what a #show, a constraint or a kept rule's body reads is needed;
+    without #show every atom is answered, so every rule that can fire is kept."""
+    text = ("a(1). b(X) :- a(X). c(X) :- b(X). d(X) :- a(X). e(X) :- d(X), not c(X). "
+            ":- a(X), h(X). h(X) :- a(X), X > 1. {k(X)} :- a(X).")
+    kept = [str(s) for s in Pruner(parse_text(text + " #show e/1.")).kept([])]
+    assert "b(X) :- a(X)." in kept and "c(X) :- b(X)." in kept            # read by e's body, under not
+    assert "d(X) :- a(X)." in kept and "e(X) :- d(X); not c(X)." in kept
+    assert "h(X) :- a(X); X > 1." in kept and any(s.startswith("{ k(X) }") for s in kept)  # a constraint reads h; a choice stays
+    kept = [str(s) for s in Pruner(parse_text(text + " #show d/1.")).kept([])]
+    assert "e(X) :- d(X); not c(X)." not in kept and "c(X) :- b(X)." not in kept and "b(X) :- a(X)." not in kept
+    assert "d(X) :- a(X)." in kept
+    kept = [str(s) for s in Pruner(parse_text(text)).kept([])]
+    assert "c(X) :- b(X)." in kept and "e(X) :- d(X); not c(X)." in kept
+
+
+def test_a_comparison_of_a_variable_needs_its_functor_at_the_variables_places():
+    rules = parse_text("h(A) :- p(A,T), T = (t(_); u). g(A) :- p(A,T), T = v(1). k(A) :- p(A,T), v(_) = T. "
+                       "m(A) :- p(A,T), T = X + 1, q(X). n(A) :- p(A,T), not T = v(1).")
+    kept = [str(s) for s in Pruner(rules).kept([parse_term("p(1,t(2))"), parse_term("q(1)")])]
+    assert "h(A) :- p(A,T); T = (t(_);u)." in kept                        # one element of the pool is there
+    assert "g(A) :- p(A,T); T = v(1)." not in kept and "k(A) :- p(A,T); v(_) = T." not in kept
+    assert "m(A) :- p(A,T); T = (X+1); q(X)." in kept and "n(A) :- p(A,T); not T = v(1)." in kept
+    kept = [str(s) for s in Pruner(rules).kept([parse_term("p(1,v(1))")])]
+    assert "g(A) :- p(A,T); T = v(1)." in kept and "h(A) :- p(A,T); T = (t(_);u)." not in kept
+
+
 def test_const_names_and_external_atoms_keep_rules():
     rules = parse_text("#const t = spell. e(X) :- kind(X, t).")
     assert any("e(X)" in str(s) for s in Pruner(rules).kept([parse_term("kind(1,spell)")]))
