@@ -4,7 +4,8 @@ An entry is JSON, stored under a key made from a hash (BLAKE2) of the files it w
 from (the rule files, the card file, ...), of pyrules' own source files and of clingo's
 version: an edited file gives a new key, so a stale entry is never read.  Entries are written atomically (a
 temporary file renamed into place); an unreadable, foreign or corrupt entry is ignored and
-computed again; a cache folder that cannot be written is not an error.  At most KEEP
+computed again (except rule texts that no longer parse, found only when a query uses them:
+invalid input that names the cache); a cache folder that cannot be written is not an error.  At most KEEP
 entries of each name are kept (the newest).
 
 Where: $PYRULES_CACHE_DIR, else $XDG_CACHE_HOME/pyrules, else ~/.cache/pyrules.

@@ -18,11 +18,12 @@ would be).  This is an over-approximation computed on the rules' text, no game r
   each of its argument positions; and for a positive comparison `V = t` of a variable that
   stands in such positions, t's functor there (`V = (t1; t2)`: one of theirs);
 - the rules that can fire are found by iterating to a fixpoint from the facts;
-- then, when the program has `#show` statements (so that only the atoms they name are
-  answered), a rule is kept only if what it defines is read: by a statement that is not such
-  a rule (a `#show`, a constraint, a choice) or by the body of a rule kept this way.  A rule
-  whose head no kept statement reads changes no shown atom (its head atoms are read by
-  nothing, and a plain rule never makes an answer go away).
+- then, when the program has `#show p/n.` statements (so that only the atoms they name are
+  answered; term shows alone hide nothing), a rule is kept only if what it defines is read:
+  by a statement that is not such a rule (a `#show`, a constraint, a choice, a rule whose head
+  is on a cycle through `not` or an aggregate, `p :- not p.`) or by the body of a rule kept
+  this way.  A rule whose head no kept statement reads changes no shown atom (its head atoms
+  are read by nothing, and a rule off such cycles never takes an answer away).
 
 Literals under `not`, in aggregates or in conditions are never needed (they can hold with
 nothing).  Constant names given by `#const` stand for anything; a program with parts other
@@ -40,7 +41,7 @@ from typing import Any, Iterable, Sequence
 from clingo import Symbol, SymbolType
 from clingo.ast import ASTType, ComparisonOperator, Sign
 
-from .astwalk import atoms, head_body, predicates_read
+from .astwalk import atoms, head_body, predicates_read, signatures
 
 NUMBER, STRING = "#number", "#string"
 ANYTHING = None                                 # a place where any term may stand
@@ -113,21 +114,78 @@ def analyse(statements: Sequence) -> dict:
     consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
     always: list[int] = []
     rules: list[list] = []
+    unstable = _unstable(statements)
     for i, s in enumerate(statements):
         if whole or s.ast_type not in (ASTType.Rule, ASTType.ShowTerm):
             always.append(i)
         else:
-            rules.append([i, *_analyse(s, consts), _body_reads(s)])
+            rules.append([i, *_analyse(s, consts), _body_reads(s, unstable)])
     reads = [sorted(f"{n}/{a}" for n, a in predicates_read([s])) for s in statements]
-    shows = any(s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm) for s in statements)
+    # only `#show p/n.` (or `#show.`) hides the atoms it does not name; term shows alone do not
+    shows = any(s.ast_type == ASTType.ShowSignature for s in statements)
     return {"always": always, "rules": rules, "reads": reads, "shows": shows and not whole}
 
 
-def _body_reads(rule: Any) -> list[str] | None:
+def _unstable(statements: Sequence) -> set[tuple[str, int]]:
+    """The predicates on a cycle of the rules' dependencies that passes through `not`, an
+    aggregate or a condition (`p :- not p.`): such rules can take every answer away, so the
+    relevance step never leaves them out."""
+    edges: dict[tuple[str, int], set[tuple[tuple[str, int], bool]]] = {}   # head -> (body predicate, through not)
+    for s in statements:
+        if s.ast_type != ASTType.Rule:
+            continue
+        defined, _ = head_body(s)
+        positive: set = set()
+        other: set = set()
+        for lit in s.body:
+            if (lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign
+                    and lit.atom.ast_type == ASTType.SymbolicAtom):
+                positive |= signatures(lit)
+            else:
+                other |= signatures(lit)
+        for head in {sig for sig, _ in defined}:
+            edges.setdefault(head, set()).update({(b, False) for b in positive} | {(b, True) for b in other})
+    component = _components(edges)
+    return {h for h, out in edges.items() for b, through in out if through and component.get(b) == component[h]}
+
+
+def _components(edges: dict) -> dict:
+    """Tarjan's strongly connected components of the predicate graph: predicate -> component."""
+    index: dict = {}
+    low: dict = {}
+    stack: list = []
+    on: set = set()
+    comp: dict = {}
+
+    def visit(v) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w, _ in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp[w] = v
+                if w == v:
+                    break
+
+    for v in list(edges):
+        if v not in index:
+            visit(v)
+    return comp
+
+
+def _body_reads(rule: Any, unstable: set[tuple[str, int]]) -> list[str] | None:
     """The predicates a plain rule's body reads (head: one or more atoms, no classical
-    negation); None for any other statement (a #show, a constraint, a choice, ...), which is
-    always kept when it can fire."""
-    if rule.ast_type != ASTType.Rule:
+    negation, none on a cycle through `not`: _unstable); None for any other statement (a
+    #show, a constraint, a choice, ...), which is always kept when it can fire."""
+    if rule.ast_type != ASTType.Rule or not {sig for sig, _ in head_body(rule)[0]}.isdisjoint(unstable):
         return None
     head = rule.head
     if not (head.ast_type == ASTType.Literal and head.sign == Sign.NoSign
@@ -192,7 +250,9 @@ class Pruner:
         self.rules: list = data["rules"]        # [index, needs, gives, body reads or None] of each rule
         self.reads: list[frozenset] = [frozenset(r) for r in data["reads"]]
         self.shows: bool = bool(data["shows"])
-        if len(self.reads) != len(statements) or any(len(r) != 4 for r in self.rules):
+        n = len(statements)
+        if (len(self.reads) != n or any(len(r) != 4 for r in self.rules)
+                or any(not (isinstance(i, int) and 0 <= i < n) for i in [*self.always, *(r[0] for r in self.rules)])):
             raise ValueError("the analysis is not of these statements")
         self._defines = {r[0]: frozenset(sig for sig, _ in r[2]) for r in self.rules}
         self._body = {r[0]: None if r[3] is None else frozenset(r[3]) for r in self.rules}

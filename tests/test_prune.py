@@ -172,3 +172,23 @@ def test_an_engine_parses_its_rules_after_its_first_queries(tmp_path, monkeypatc
         assert eng.legal(snap) == first
     assert eng.statements.is_parsed
     assert eng.legal(snap) == first
+
+
+def test_a_rule_on_a_cycle_through_not_is_kept_though_nothing_reads_it():
+    """`p :- not p, a.` takes every answer away: the relevance step keeps it; and term shows
+    alone hide no atom, so they do not make the relevance step apply."""
+    for text in ("a. #show a/0. p :- not p, a.", "a. #show a/0. p :- a, #count { 1: p } = 0.",
+                 "a. #show a/0. p :- a, not q. q :- p, not r. r :- a."):
+        rules = parse_text(text)
+        assert sorted(map(str, ground_and_solve(rules, [], prune=False))) == \
+            sorted(map(str, ground_and_solve(rules, []))), text
+    rules = parse_text("a. b :- a. #show c : a.")
+    assert sorted(map(str, ground_and_solve(rules, []))) == ["a", "b", "c"]
+
+
+def test_a_kept_analysis_naming_statements_that_do_not_exist_is_refused():
+    rules = parse_text("a. b :- a.")
+    bad = {**Pruner(rules).analysis}
+    bad["always"] = [*bad["always"], 10 ** 6]
+    with pytest.raises(ValueError):
+        Pruner(rules, bad)
