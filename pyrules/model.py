@@ -157,7 +157,7 @@ class _Normaliser:
         for e in entries:
             if e.equipped_to is not None and not self.ref(e.equipped_to, f"{e.path}.equipped_to"):
                 e.equipped_to = None
-            self._equipped_turn(e, raw.get("turn", 3))
+            self._equipped_turn(e)
         chain = [c for n, c in enumerate(_list(raw.get("chain"))) if self.ref(c, f"chain[{n}]")]
         events, gone_ids = self._events(players)
         effects = [eff for n, eff in enumerate(_list(raw.get("effects"))) if self._effect(eff, f"effects[{n}]", players)]
@@ -173,15 +173,11 @@ class _Normaliser:
                     entries=entries, events=events, attack=attack, by_id=self.by_id, gone_ids=gone_ids,
                     effects=effects)
 
-    def _equipped_turn(self, e: Entry, turn: Any) -> None:
-        """An equipped_turn belongs to an equipped card and is not later than the snapshot's turn."""
-        if e.equipped_turn is None:
-            return
-        if e.equipped_to is None:
+    def _equipped_turn(self, e: Entry) -> None:
+        """An equipped_turn belongs to an equipped card (that it is not after the snapshot's
+        turn is a physical limit: rules/validity.lp)."""
+        if e.equipped_turn is not None and e.equipped_to is None:
             self.bad(f"{e.path}.equipped_turn", "equipped_turn needs equipped_to (the monster the card is equipped to)")
-            e.equipped_turn = None
-        elif isinstance(turn, int) and e.equipped_turn > turn:
-            self.bad(f"{e.path}.equipped_turn", f"turn {e.equipped_turn} is after the snapshot's turn {turn}")
             e.equipped_turn = None
 
     def _players(self, players_raw: dict) -> tuple[list[str], str]:
