@@ -299,14 +299,15 @@ class Engine:
         self.names.reads = made.predicates()
 
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
-    def prepared(self, key: str, make: Callable[[list], T]) -> T:
+    def prepared(self, key: str, make: Callable[[list], T], *, pruned: bool = True) -> T:
         """A program made once from the parsed rules (make(statements)) and kept with the
         Engine under `key`: the batch's shared-grounding rules, the search's rules.  A list
-        of statements gets its pruner's analysis from the cache (pyrules/prune.py)."""
+        of statements gets its pruner's analysis from the cache (pyrules/prune.py), unless
+        pruned=False (a program always grounded whole, as the search's)."""
         with CLINGO_LOCK:
             if key not in self._prepared:
                 made = self._prepared[key] = make(self.statements.parsed)
-                if isinstance(made, list):        # statements: the pruner's analysis, kept per rules version
+                if pruned and isinstance(made, list):   # statements: the pruner's analysis, kept per rules version
                     try:
                         pruner(made, cache.cached(f"prune-{key}", cache.key(self.files), lambda: analyse(made)))
                     except (ValueError, KeyError, TypeError):   # a kept analysis of other statements

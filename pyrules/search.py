@@ -436,8 +436,9 @@ class Searcher:
         self.search_dir = engine.rules_dir / SEARCH_DIR
         generator = self.search_dir / "generator.lp"
         # the engine's parsed rules (their #show apart) and the generator, parsed once per Engine
+        # (grounded whole, never pruned: no pruner's analysis)
         self._rules = engine.prepared("search", lambda rules: without_show(rules) + parse_text(
-            generator.read_text(encoding="utf-8")))
+            generator.read_text(encoding="utf-8")), pruned=False)
 
     # ---- program assembly ------------------------------------------------------
     def _slots(self, scope: Scope) -> list[tuple[int, int, str, int]]:
