@@ -5,6 +5,7 @@ snapshot into facts, asks clingo once per query and reads the answer atoms.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
@@ -253,10 +254,15 @@ class Engine:
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
         self._prepared: dict[str, Any] = {}
-        self.program = "\n".join(read_file(p, None, str(p)) for p in self.files)   # (UTF-8 text, or InvalidInput)
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
         self.reading_defaults = {n: r.default for n, r in self.catalogue.readings.items()}
+
+    @functools.cached_property
+    def program(self) -> str:
+        """The text of the rule files (UTF-8, or InvalidInput), read when first asked for (the
+        search transforms it; a query needs the parsed or kept statements only)."""
+        return "\n".join(read_file(p, None, str(p)) for p in self.files)
 
     @staticmethod
     def _card_db(cards, extra: bool) -> CardDB:
@@ -292,6 +298,8 @@ class Engine:
                 self.statements = Statements(texts)
                 made = pruner(self.statements, analysis)
             except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
+                for p in files:                                 # UTF-8 text, or InvalidInput naming the file
+                    read_file(p, None, str(p))
                 parsed = parse_rules(files)
                 self.statements = Statements([str(s) for s in parsed], parsed)
                 made = pruner(self.statements)
