@@ -6,9 +6,9 @@ snapshot into facts, asks clingo once per query and reads the answer atoms.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, NamedTuple, TypeVar
 
 from clingo import Function, Symbol, SymbolType
 
@@ -145,8 +145,8 @@ class Legal:
         return out
 
 
-@dataclass(frozen=True)
-class ReadingInfo:
+class ReadingInfo(NamedTuple):
+    """A reading of the catalogue (a named tuple: made faster than a dataclass at import)."""
     name: str
     default: str
     question: str
@@ -154,11 +154,25 @@ class ReadingInfo:
     values: dict[str, str]   # value -> source
 
 
-@dataclass
 class Catalogue:
-    reasons: dict[str, tuple[str, str]] = field(default_factory=dict)
-    problems: dict[str, str] = field(default_factory=dict)
-    readings: dict[str, ReadingInfo] = field(default_factory=dict)
+    """The catalogue's reasons (id -> (text, source)), problems (id -> text) and readings."""
+    __slots__ = ("reasons", "problems", "readings")
+
+    def __init__(self, reasons: dict[str, tuple[str, str]] | None = None, problems: dict[str, str] | None = None,
+                 readings: dict[str, ReadingInfo] | None = None) -> None:
+        self.reasons = {} if reasons is None else reasons
+        self.problems = {} if problems is None else problems
+        self.readings = {} if readings is None else readings
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Catalogue) and (self.reasons, self.problems, self.readings) == (
+            other.reasons, other.problems, other.readings)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reasons": {k: list(v) for k, v in self.reasons.items()}, "problems": self.problems,
+                "readings": {k: r._asdict() for k, r in self.readings.items()}}
 
 
 def _string(sym: Symbol) -> str:
@@ -170,7 +184,7 @@ def load_catalogue(folder: Path) -> Catalogue:
     version (pyrules/cache.py)."""
     files = sorted(folder.glob("*.lp"))
     return cache.cached("catalogue", cache.key(files), lambda: _read_catalogue(files),
-                        lambda c: asdict(c), _catalogue_of_json)
+                        Catalogue.to_json, _catalogue_of_json)
 
 
 def _catalogue_of_json(data: dict) -> Catalogue:
