@@ -46,12 +46,15 @@ _CODE: list[str] = []
 
 
 def _code() -> str:
-    """A hash of pyrules' own source (the code that computes the entries) and clingo's version."""
+    """A hash of what identifies pyrules' own source files (the code that computes the
+    entries: each file's name, size and modification time, which any edit or reinstall
+    changes, so the files need not be read at every start) and clingo's version."""
     if not _CODE:
         from clingo import __version__ as clingo_version
         h = _hash(f"{FORMAT}|{clingo_version}".encode())
         for path in sorted(Path(__file__).parent.glob("*.py")):
-            h.update(path.read_bytes())
+            st = path.stat()
+            h.update(f"{path.name}|{st.st_size}|{st.st_mtime_ns}\0".encode())
         _CODE.append(h.hexdigest())
     return _CODE[0]
 

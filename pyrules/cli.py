@@ -7,6 +7,7 @@ with a message and a status, its problems on standard error, one per line.
 """
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from contextlib import contextmanager
@@ -77,7 +78,28 @@ def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = No
     cache = ctx.ensure_object(dict)
     if key not in cache:
         cache[key] = Engine(rules=rules, cards=cards)
+        if _CONSOLE[0]:          # (run(): what was made so far lives until the process ends)
+            gc.freeze()
     return cache[key]
+
+
+_CONSOLE = [False]      # set by run(): this process ends with the command
+
+
+def run() -> None:
+    """The `pyrules` console command (and `python -m pyrules`): main() in a process that ends
+    with it.  What lives for the whole run (the modules, the Engine's rules and cards) is
+    frozen out of the cyclic garbage collector's sight (gc.freeze) once the Engine is made,
+    and again at the end: its passes during the query and the interpreter's last one at
+    exit walk only what the query made (about a sixth of a `pyrules check`, as the start-up
+    row of benchmarks/bench.py measures).  Objects are still freed when no longer
+    referenced; only reference cycles among the frozen ones would stay, and they live until
+    the end anyway.  main() called in-process (click's CliRunner) freezes nothing."""
+    _CONSOLE[0] = True
+    try:
+        main()
+    finally:
+        gc.freeze()
 
 
 def _stdin() -> BinaryIO:

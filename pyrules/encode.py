@@ -7,7 +7,6 @@ answer atoms can be turned into ids and names again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from clingo import Symbol
@@ -46,17 +45,22 @@ def lower_const(word: str) -> Symbol:
     return const(word.lower().replace("-", "_").replace(" ", "_"))
 
 
-@dataclass
 class Encoding:
-    """The facts of one snapshot and the maps between ids and integers."""
-    game: Game
-    names: "NameScope"
-    facts: list[Symbol] = field(default_factory=list)
-    card_no: dict[str, int] = field(default_factory=dict)      # id -> integer
-    card_id: dict[int, str] = field(default_factory=dict)      # integer -> id
-    player_no: dict[str, int] = field(default_factory=dict)
-    player_key: dict[int, str] = field(default_factory=dict)
-    prefix: list[Symbol] = field(default_factory=list)          # first arguments of every fact (batch)
+    """The facts of one snapshot and the maps between ids and integers (a plain class: see
+    model.Entry)."""
+
+    def __init__(self, game: Game, names: "NameScope", facts: list[Symbol] | None = None,
+                 card_no: dict[str, int] | None = None, card_id: dict[int, str] | None = None,
+                 player_no: dict[str, int] | None = None, player_key: dict[int, str] | None = None,
+                 prefix: list[Symbol] | None = None) -> None:
+        self.game = game
+        self.names = names
+        self.facts: list[Symbol] = [] if facts is None else facts
+        self.card_no: dict[str, int] = {} if card_no is None else card_no       # id -> integer
+        self.card_id: dict[int, str] = {} if card_id is None else card_id       # integer -> id
+        self.player_no: dict[str, int] = {} if player_no is None else player_no
+        self.player_key: dict[int, str] = {} if player_key is None else player_key
+        self.prefix: list[Symbol] = [] if prefix is None else prefix            # first arguments of every fact (batch)
 
     def fact(self, name: str, *args) -> Symbol:
         """A fact of this snapshot: name(prefix..., args...); ints become numbers and strings

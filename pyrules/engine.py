@@ -5,9 +5,10 @@ snapshot into facts, asks clingo once per query and reads the answer atoms.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+import functools
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, NamedTuple, TypeVar
 
 from clingo import Function, Symbol, SymbolType
 
@@ -144,8 +145,8 @@ class Legal:
         return out
 
 
-@dataclass(frozen=True)
-class ReadingInfo:
+class ReadingInfo(NamedTuple):
+    """A reading of the catalogue (a named tuple: made faster than a dataclass at import)."""
     name: str
     default: str
     question: str
@@ -153,11 +154,25 @@ class ReadingInfo:
     values: dict[str, str]   # value -> source
 
 
-@dataclass
 class Catalogue:
-    reasons: dict[str, tuple[str, str]] = field(default_factory=dict)
-    problems: dict[str, str] = field(default_factory=dict)
-    readings: dict[str, ReadingInfo] = field(default_factory=dict)
+    """The catalogue's reasons (id -> (text, source)), problems (id -> text) and readings."""
+    __slots__ = ("reasons", "problems", "readings")
+
+    def __init__(self, reasons: dict[str, tuple[str, str]] | None = None, problems: dict[str, str] | None = None,
+                 readings: dict[str, ReadingInfo] | None = None) -> None:
+        self.reasons = {} if reasons is None else reasons
+        self.problems = {} if problems is None else problems
+        self.readings = {} if readings is None else readings
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Catalogue) and (self.reasons, self.problems, self.readings) == (
+            other.reasons, other.problems, other.readings)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reasons": {k: list(v) for k, v in self.reasons.items()}, "problems": self.problems,
+                "readings": {k: r._asdict() for k, r in self.readings.items()}}
 
 
 def _string(sym: Symbol) -> str:
@@ -169,7 +184,7 @@ def load_catalogue(folder: Path) -> Catalogue:
     version (pyrules/cache.py)."""
     files = sorted(folder.glob("*.lp"))
     return cache.cached("catalogue", cache.key(files), lambda: _read_catalogue(files),
-                        lambda c: asdict(c), _catalogue_of_json)
+                        Catalogue.to_json, _catalogue_of_json)
 
 
 def _catalogue_of_json(data: dict) -> Catalogue:
@@ -253,10 +268,15 @@ class Engine:
         self.names = NameTable(self.cards.by_name)
         self.files = program_files(self.rules_dir)
         self._prepared: dict[str, Any] = {}
-        self.program = "\n".join(read_file(p, None, str(p)) for p in self.files)   # (UTF-8 text, or InvalidInput)
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
         self.reading_defaults = {n: r.default for n, r in self.catalogue.readings.items()}
+
+    @functools.cached_property
+    def program(self) -> str:
+        """The text of the rule files (UTF-8, or InvalidInput), read when first asked for (the
+        search transforms it; a query needs the parsed or kept statements only)."""
+        return "\n".join(read_file(p, None, str(p)) for p in self.files)
 
     @staticmethod
     def _card_db(cards, extra: bool) -> CardDB:
@@ -292,6 +312,8 @@ class Engine:
                 self.statements = Statements(texts)
                 made = pruner(self.statements, analysis)
             except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
+                for p in files:                                 # UTF-8 text, or InvalidInput naming the file
+                    read_file(p, None, str(p))
                 parsed = parse_rules(files)
                 self.statements = Statements([str(s) for s in parsed], parsed)
                 made = pruner(self.statements)

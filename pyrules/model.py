@@ -6,7 +6,6 @@ Position, ...) are checked once, in ASP (rules/validity.lp), by the engine.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,45 +24,61 @@ RESERVED_IDS = {"direct"}
 SUGGESTIONS = 10           # unknown card names that get "did you mean ...?"
 
 
-@dataclass(slots=True)
 class Entry:
-    """One card in one zone of the snapshot."""
-    id: str
-    card: dict
-    player: str           # whose zone (the controller, for the field)
-    zone: str             # zone name in the rules (monster_zone, hand, ...)
-    slot: int             # place in its zone list, from 0
-    path: str             # field path in the snapshot
-    owner: str
-    position: str | None = None
-    face: str | None = None
-    equipped_to: str | None = None
-    equipped_turn: int | None = None     # the duel turn it was equipped on (with equipped_to)
-    properly_summoned: bool = False
-    current: tuple[tuple[str, int], ...] = ()    # (atk|def|level, value) given for a monster on the field
+    """One card in one zone of the snapshot.  (Plain classes, not dataclasses: Entry and Game
+    are made for every snapshot, and a dataclass costs about half a millisecond to define
+    when the module is imported, which every command does.)"""
+    __slots__ = ("id", "card", "player", "zone", "slot", "path", "owner", "position", "face", "equipped_to",
+                 "equipped_turn", "properly_summoned", "current")
+
+    def __init__(self, id: str, card: dict, player: str, zone: str, slot: int, path: str, owner: str,
+                 position: str | None = None, face: str | None = None, equipped_to: str | None = None,
+                 equipped_turn: int | None = None, properly_summoned: bool = False,
+                 current: tuple[tuple[str, int], ...] = ()) -> None:
+        self.id = id
+        self.card = card
+        self.player = player              # whose zone (the controller, for the field)
+        self.zone = zone                  # zone name in the rules (monster_zone, hand, ...)
+        self.slot = slot                  # place in its zone list, from 0
+        self.path = path                  # field path in the snapshot
+        self.owner = owner
+        self.position = position
+        self.face = face
+        self.equipped_to = equipped_to
+        self.equipped_turn = equipped_turn          # the duel turn it was equipped on (with equipped_to)
+        self.properly_summoned = properly_summoned
+        self.current = current            # (atk|def|level, value) given for a monster on the field
+
+    def __repr__(self) -> str:
+        return f"Entry({self.id!r}, {self.card.get('name')!r}, {self.player}, {self.zone})"
 
 
-@dataclass
 class Game:
     """A validated snapshot."""
-    raw: dict
-    turn: int
-    turn_player: str
-    phase: str
-    battle_step: str | None
-    battle_step_given: bool
-    chain: list[str]
-    readings: dict[str, str]
-    players: list[str]
-    life: dict[str, int]
-    deck: dict[str, int]
-    entries: list[Entry]
-    events: list[dict]
-    attack: dict | None
-    by_id: dict[str, Entry] = field(default_factory=dict)
-    effects: list[dict] = field(default_factory=list)        # applied effects (CONTRACT 6), checked
-    gone_ids: list[str] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)   # only with collect=True: see parse_snapshot
+
+    def __init__(self, raw: dict, turn: int, turn_player: str, phase: str, battle_step: str | None,
+                 battle_step_given: bool, chain: list[str], readings: dict[str, str], players: list[str],
+                 life: dict[str, int], deck: dict[str, int], entries: list[Entry], events: list[dict],
+                 attack: dict | None, by_id: dict[str, Entry] | None = None, effects: list[dict] | None = None,
+                 gone_ids: list[str] | None = None, problems: list[Problem] | None = None) -> None:
+        self.raw = raw
+        self.turn = turn
+        self.turn_player = turn_player
+        self.phase = phase
+        self.battle_step = battle_step
+        self.battle_step_given = battle_step_given
+        self.chain = chain
+        self.readings = readings
+        self.players = players
+        self.life = life
+        self.deck = deck
+        self.entries = entries
+        self.events = events
+        self.attack = attack
+        self.by_id = {} if by_id is None else by_id
+        self.effects = [] if effects is None else effects          # applied effects (CONTRACT 6), checked
+        self.gone_ids = [] if gone_ids is None else gone_ids
+        self.problems = [] if problems is None else problems      # only with collect=True: see parse_snapshot
 
 
 def read_text(text: str, origin: str = "snapshot", limits: Limits | None = None) -> Any:

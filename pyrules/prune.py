@@ -123,7 +123,8 @@ def analyse(statements: Sequence) -> dict:
     reads = [sorted(f"{n}/{a}" for n, a in predicates_read([s])) for s in statements]
     # only `#show p/n.` (or `#show.`) hides the atoms it does not name; term shows alone do not
     shows = any(s.ast_type == ASTType.ShowSignature for s in statements)
-    return {"always": always, "rules": rules, "reads": reads, "shows": shows and not whole}
+    return {"always": always, "rules": rules, "reads": reads, "shows": shows and not whole,
+            "order": _giving_first(rules), "predicates": sorted({p for r in reads for p in r})}
 
 
 def _unstable(statements: Sequence) -> set[tuple[str, int]]:
@@ -257,11 +258,20 @@ class Pruner:
         self._defines = {r[0]: frozenset(sig for sig, _ in r[2]) for r in self.rules}
         self._body = {r[0]: None if r[3] is None else frozenset(r[3]) for r in self.rules}
         self._kept: dict[frozenset, list] = {}  # keys -> [kept indexes, predicates they read, kept statements]
-        self._order = _giving_first(self.rules)  # the rules in the order the fixpoint visits them
+        order = data.get("order")               # the rules in the order the fixpoint visits them (kept
+        if not (isinstance(order, list) and sorted(order) == list(range(len(self.rules)))):   # with the analysis)
+            order = _giving_first(self.rules)
+        self._order = [self.rules[k] for k in order]
+        every = data.get("predicates")          # (kept with the analysis; else made from the reads)
+        every = every if isinstance(every, list) else {s for r in self.reads for s in r}
+        try:
+            self._predicates = frozenset((n, int(a)) for n, _, a in (s.rpartition("/") for s in every))
+        except (AttributeError, ValueError):
+            raise ValueError("the analysis names predicates that are not name/arity") from None
 
     def predicates(self) -> set[tuple[str, int]]:
         """Every predicate (name, arity) the statements read."""
-        return {(n, int(a)) for n, _, a in (s.rpartition("/") for r in self.reads for s in r)}
+        return set(self._predicates)
 
     def kept(self, facts: Sequence[Symbol]) -> list:
         """The statements to ground with these facts, in their order."""
@@ -331,10 +341,10 @@ class Pruner:
 
 
 
-def _giving_first(rules: list) -> list:
-    """The rules ordered so that, outside cycles, those giving a predicate come before those
-    needing it: the fixpoint then settles in about two passes instead of one per step of the
-    longest chain (its result does not depend on the order)."""
+def _giving_first(rules: list) -> list[int]:
+    """The positions of the rules in an order where, outside cycles, those giving a predicate
+    come before those needing it: the fixpoint then settles in about two passes instead of
+    one per step of the longest chain (its result does not depend on the order)."""
     needs_of: dict[str, set[str]] = {}          # predicate -> predicates the rules giving it need
     for _, needs, gives, _ in rules:
         for sig, _ in gives:
@@ -356,7 +366,7 @@ def _giving_first(rules: list) -> list:
             else:
                 rank[nxt] = -1
                 stack.append((nxt, iter(needs_of.get(nxt, ()))))
-    return sorted(rules, key=lambda r: min((rank.get(sig, 0) for sig, _ in r[2]), default=0))
+    return sorted(range(len(rules)), key=lambda k: min((rank.get(sig, 0) for sig, _ in rules[k][2]), default=0))
 
 
 def _give(gives: list, present: set, may: dict) -> bool:

@@ -252,3 +252,18 @@ def test_installed_command_runs_as_a_process(snap):
     proc = subprocess.run([sys.executable, "-m", "pyrules", "legal", "-"], input="snapshot: [",
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "YAML" in proc.stderr
+
+
+def test_the_console_command_freezes_what_lives_for_the_run_and_keeps_its_exit_status():
+    """run() (the `pyrules` script, `python -m pyrules`) is main() plus gc.freeze once the
+    Engine is made and at the end: the exit status passes through, and the objects made
+    before the end are frozen (the collector's last pass at exit skips them)."""
+    example = Path(__file__).resolve().parents[1] / "facts" / "examples" / "main_phase.yaml"
+    code = ("import gc, sys\n"
+            "from pyrules.cli import run\n"
+            f"sys.argv = ['pyrules', 'check', {str(example)!r}, 'draw']\n"
+            "try:\n    run()\n"
+            "except SystemExit as e:\n    print('exit', e.code, 'frozen', gc.get_freeze_count() > 1000)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip().splitlines()[-1] == "exit 1 frozen True"
+    assert "draw: FORBIDDEN" in out.stdout
