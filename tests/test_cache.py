@@ -23,6 +23,24 @@ def folder(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+@pytest.fixture(scope="session")
+def filled_once(tmp_path_factory):
+    """A cache folder as Engine() fills it, made once (the tests that start from a filled
+    folder get a copy of it: the same entries, without computing them again)."""
+    where = tmp_path_factory.mktemp("filled") / "cache"
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("PYRULES_CACHE_DIR", str(where))
+        Engine()
+    return where
+
+
+@pytest.fixture
+def filled(folder, filled_once):
+    """`folder`, holding what Engine() puts in an empty cache folder."""
+    shutil.copytree(filled_once, folder)
+    return folder
+
+
 def test_an_engine_fills_the_cache_and_a_second_one_reads_it(folder):
     first = Engine()
     names = sorted(p.name.split("-")[0] for p in folder.glob("*.json"))
@@ -42,22 +60,22 @@ def _edited(tmp_path, text: str):
     return rules
 
 
-def test_an_edited_rule_file_gets_a_new_entry(folder, tmp_path):
-    Engine()
+def test_an_edited_rule_file_gets_a_new_entry(filled, tmp_path):
+    folder = filled
     edited = Engine(rules=_edited(tmp_path, "\nstrong(I) :- atk(I,A), A > 2000.\n"))
     assert ("strong", 1) in edited.names.reads and ("strong", 1) not in Engine().names.reads
     assert len(list(folder.glob("rules-*.json"))) == 2
 
 
-def test_an_edited_file_with_broken_rules_is_still_reported(folder, tmp_path):
+def test_an_edited_file_with_broken_rules_is_still_reported(filled, tmp_path):
     """The cache only skips the grounding check for files known to ground."""
     from pyrules import InvalidInput
-    Engine()
     with pytest.raises(InvalidInput, match="unsafe"):
         Engine(rules=_edited(tmp_path, "\nunsafe(X) :- not turn(X).\n"))
 
 
-def test_corrupt_or_foreign_entries_are_ignored(folder):
+def test_corrupt_or_foreign_entries_are_ignored(filled):
+    folder = filled
     want = Engine().names.reads
     for p in folder.glob("*.json"):
         p.write_text("{not json" if p.name.startswith("rules") else json.dumps({"key": "other", "value": 1}))
@@ -85,10 +103,9 @@ def test_help_does_not_load_clingo():
     assert "Usage" in out.stdout
 
 
-def test_a_query_answered_from_the_kept_texts_does_not_parse_the_rules(folder):
+def test_a_query_answered_from_the_kept_texts_does_not_parse_the_rules(filled):
     """With the rules' analysis and texts in the cache, a new Engine's check does not parse the
     rules (solver.Statements)."""
-    Engine()                                        # fills the cache folder
     code = ("import sys\nfrom pyrules import Engine\n"
             "e = Engine()\n"
             "assert e.check({'snapshot': 1, 'players': {'A': {}, 'B': {}}}, 'draw').permitted is False\n"
@@ -97,8 +114,8 @@ def test_a_query_answered_from_the_kept_texts_does_not_parse_the_rules(folder):
     assert out.returncode == 0, out.stderr
 
 
-def test_rule_texts_garbled_in_the_cache_are_invalid_input_not_a_traceback(folder):
-    Engine()
+def test_rule_texts_garbled_in_the_cache_are_invalid_input_not_a_traceback(filled):
+    folder = filled
     for p in folder.glob("rules-*.json"):
         entry = json.loads(p.read_text())
         entry["value"]["texts"] = ["p(." for _ in entry["value"]["texts"]]
