@@ -40,6 +40,7 @@ SEEDS = _seeds()
 ENGINE = Engine()
 WRONG = [None, 0, -1, 10**12, 1.5, True, "", "x", "ghost", [], [1, "a"], {}, {"k": 1}, "Battle Ox"]
 ID_KEYS = {"id", "card", "target", "attacker", "equipped_to", "to", "player", "turn_player", "owner"}
+MOST_VALUES = 1_000_000     # far over every input cap (pyrules/limits.py): a larger snapshot checks nothing more
 
 
 def paths(value, prefix=()) -> list[tuple]:
@@ -52,6 +53,18 @@ def paths(value, prefix=()) -> list[tuple]:
         for n, v in enumerate(value):
             out += paths(v, prefix + (n,))
     return out
+
+
+def size(value, walked: dict | None = None) -> int:
+    """How many values (mappings, lists and scalars) a value holds, each entry of a list
+    counted (a value that a list repeats is walked once)."""
+    if not isinstance(value, (dict, list)):
+        return 1
+    walked = {} if walked is None else walked
+    got = walked.get(id(value))
+    if got is None:
+        got = walked[id(value)] = 1 + sum(size(v, walked) for v in (value.values() if isinstance(value, dict) else value))
+    return got
 
 
 def get(value, path):
@@ -88,6 +101,8 @@ def mutate(snap: dict, data) -> dict:
             item = get(snap, path)
             n = data.draw(st.sampled_from([6, 61, 1_001, 5_000]), label="length")
             put(snap, path, [copy.deepcopy(item) for _ in range(min(n, 61))] + [item] * max(0, n - 61))
+            if size(snap) > MOST_VALUES:    # a huge list put in the repeated entries of another: n² values
+                put(snap, path, item)       # (25 million, a minute to write out as text); the first one stays
         else:
             target = get(snap, path) if isinstance(get(snap, path), dict) else parent
             if isinstance(target, dict):
