@@ -192,3 +192,19 @@ def test_a_kept_analysis_naming_statements_that_do_not_exist_is_refused():
     bad["always"] = [*bad["always"], 10 ** 6]
     with pytest.raises(ValueError):
         Pruner(rules, bad)
+
+
+def test_the_visiting_order_and_predicates_kept_with_the_analysis_change_nothing():
+    """An analysis without them (an older cache entry) or with a garbled order gives the same
+    kept statements and predicates; predicates that are not name/arity are refused."""
+    engine = Engine()
+    made = pruner(engine.statements)
+    facts = engine.encode(Path(__file__).parent.parent / "facts" / "examples" / "main_phase.yaml")[1]
+    older = {k: v for k, v in made.analysis.items() if k not in ("order", "predicates")}
+    garbled = {**made.analysis, "order": [0] * len(made.rules)}
+    for analysis in (older, garbled):
+        other = Pruner(engine.statements, analysis)
+        assert other.select(facts) == made.select(facts) and other.predicates() == made.predicates()
+    assert made.analysis["order"] != list(range(len(made.rules)))      # (it does reorder)
+    with pytest.raises(ValueError):
+        Pruner(engine.statements, {**made.analysis, "predicates": ["no_arity"]})
