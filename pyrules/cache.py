@@ -47,14 +47,15 @@ _CODE: list[str] = []
 
 def _code() -> str:
     """A hash of what identifies pyrules' own source files (the code that computes the
-    entries: each file's name, size and modification time, which any edit or reinstall
-    changes, so the files need not be read at every start) and clingo's version."""
+    entries: each file's name, size, modification time and inode change time, which any
+    edit, reinstall or unpacking changes even when an archive keeps the modification times,
+    so the files need not be read at every start) and clingo's version."""
     if not _CODE:
         from clingo import __version__ as clingo_version
         h = _hash(f"{FORMAT}|{clingo_version}".encode())
         for path in sorted(Path(__file__).parent.glob("*.py")):
             st = path.stat()
-            h.update(f"{path.name}|{st.st_size}|{st.st_mtime_ns}\0".encode())
+            h.update(f"{path.name}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}\0".encode())
         _CODE.append(h.hexdigest())
     return _CODE[0]
 
