@@ -63,15 +63,11 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def floor_once(engine: Engine, snap: dict) -> float:
-    """ground() + solve() on a Control that already holds the rules and the facts: those the
-    query grounds (the rules that can fire with its facts and the facts they read,
-    pyrules/prune.py)."""
-    _, facts, _ = engine.encode(snap)
-    kept, facts = program_for(engine.statements, facts)
+def ground_solve_time(statements, facts) -> float:
+    """ground() + solve() on a Control that already holds these statements and facts."""
     ctl = clingo.Control(CLINGO_ARGS)
     with clingo.ast.ProgramBuilder(ctl) as b:
-        add_statements(b, kept)
+        add_statements(b, statements)
     with ctl.backend() as backend:
         add_facts(backend, facts)
     t = time.perf_counter()
@@ -80,23 +76,20 @@ def floor_once(engine: Engine, snap: dict) -> float:
     dt = time.perf_counter() - t
     del ctl
     return dt
+
+
+def floor_once(engine: Engine, snap: dict) -> float:
+    """The ground+solve of what the query grounds: the rules that can fire with its facts
+    and the facts they read (pyrules/prune.py)."""
+    _, facts, _ = engine.encode(snap)
+    return ground_solve_time(*program_for(engine.statements, facts))
 
 
 def floor_all_once(engine: Engine, snap: dict) -> float:
-    """The floor as issue 6 defines it: ground() + solve() on a Control that already holds
-    the rules (every statement of the rule files) and the snapshot's facts."""
+    """The floor as issue 6 defines it: the ground+solve of the rules (every statement of
+    the rule files) with the snapshot's facts."""
     _, facts, _ = engine.encode(snap)
-    ctl = clingo.Control(CLINGO_ARGS)
-    with clingo.ast.ProgramBuilder(ctl) as b:
-        add_statements(b, engine.statements.parsed)
-    with ctl.backend() as backend:
-        add_facts(backend, facts)
-    t = time.perf_counter()
-    ctl.ground(BASE)
-    ctl.solve(on_model=lambda m: None)
-    dt = time.perf_counter() - t
-    del ctl
-    return dt
+    return ground_solve_time(engine.statements.parsed, facts)
 
 
 def naive_once(engine: Engine, snap: dict) -> float:
