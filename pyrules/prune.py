@@ -265,7 +265,7 @@ class Pruner:
         every = data.get("predicates")          # (kept with the analysis; else made from the reads)
         every = every if isinstance(every, list) else {s for r in self.reads for s in r}
         try:
-            self._predicates = frozenset((n, int(a)) for n, _, a in (s.rpartition("/") for s in every))
+            self._predicates = frozenset((name, int(a)) for name, _, a in (s.rpartition("/") for s in every))
         except (AttributeError, ValueError):
             raise ValueError("the analysis names predicates that are not name/arity") from None
 
