@@ -78,23 +78,33 @@ def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = No
     cache = ctx.ensure_object(dict)
     if key not in cache:
         cache[key] = Engine(rules=rules, cards=cards)
-        if _CONSOLE[0]:          # (run(): what was made so far lives until the process ends)
-            gc.freeze()
+        _started()
     return cache[key]
 
 
 _CONSOLE = [False]      # set by run(): this process ends with the command
 
 
+def _started() -> None:
+    """The command's start-up is over (its Engine is made): in the console command (run()),
+    what was made so far lives until the process ends, so it is frozen out of the cyclic
+    garbage collector's sight, and the collector, paused since the process began
+    (pyrules/console.py), resumes."""
+    if _CONSOLE[0]:
+        gc.freeze()
+        gc.enable()
+
+
 def run() -> None:
-    """The `pyrules` console command (and `python -m pyrules`): main() in a process that ends
-    with it.  What lives for the whole run (the modules, the Engine's rules and cards) is
-    frozen out of the cyclic garbage collector's sight (gc.freeze) once the Engine is made,
-    and again at the end: its passes during the query and the interpreter's last one at
-    exit walk only what the query made (about a sixth of a `pyrules check`, as the start-up
-    row of benchmarks/bench.py measures).  Objects are still freed when no longer
-    referenced; only reference cycles among the frozen ones would stay, and they live until
-    the end anyway.  main() called in-process (click's CliRunner) freezes nothing."""
+    """The `pyrules` console command (and `python -m pyrules`, both through
+    pyrules/console.py): main() in a process that ends with it.  What lives for the whole
+    run (the modules, the Engine's rules and cards) is frozen out of the cyclic garbage
+    collector's sight (gc.freeze) once the Engine is made (_started), and again at the end:
+    its passes during the query and the interpreter's last one at exit walk only what the
+    query made (about a sixth of a `pyrules check`, as the start-up row of
+    benchmarks/bench.py measures).  Objects are still freed when no longer referenced; only
+    reference cycles among the frozen ones would stay, and they live until the end anyway.
+    main() called in-process (click's CliRunner) freezes nothing."""
     _CONSOLE[0] = True
     try:
         main()
@@ -686,6 +696,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     rules = _rules(rules)
     config = {"rules": rules, "cards": cards}
     engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
+    _started()                             # (workers > 1: the collector runs in this process too)
     limits = engine.limits if engine is not None else Limits.from_env()
     done = errors = 0
     with ExitStack() as stack:             # the input and the output are closed however the run ends

@@ -255,15 +255,22 @@ def test_installed_command_runs_as_a_process(snap):
 
 
 def test_the_console_command_freezes_what_lives_for_the_run_and_keeps_its_exit_status():
-    """run() (the `pyrules` script, `python -m pyrules`) is main() plus gc.freeze once the
-    Engine is made and at the end: the exit status passes through, and the objects made
-    before the end are frozen (the collector's last pass at exit skips them)."""
+    """run() (the `pyrules` script, `python -m pyrules`: pyrules/console.py) is main() with the
+    cyclic collector paused until the Engine is made, then gc.freeze and the collector
+    resumed, and gc.freeze at the end: the exit status passes through, the objects made
+    before the end are frozen (the collector's last pass at exit skips them), and the
+    collector runs again for the query."""
     example = Path(__file__).resolve().parents[1] / "facts" / "examples" / "main_phase.yaml"
     code = ("import gc, sys\n"
-            "from pyrules.cli import run\n"
+            "from pyrules.console import run\n"
+            "from pyrules import cli\n"
+            "seen = []\n"
+            "made = cli._started\n"
+            "cli._started = lambda: (seen.append(gc.isenabled()), made(), seen.append(gc.isenabled()))\n"
             f"sys.argv = ['pyrules', 'check', {str(example)!r}, 'draw']\n"
             "try:\n    run()\n"
-            "except SystemExit as e:\n    print('exit', e.code, 'frozen', gc.get_freeze_count() > 1000)\n")
+            "except SystemExit as e:\n"
+            "    print('exit', e.code, 'frozen', gc.get_freeze_count() > 1000, 'collector', seen, gc.isenabled())\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.stdout.strip().splitlines()[-1] == "exit 1 frozen True"
+    assert out.stdout.strip().splitlines()[-1] == "exit 1 frozen True collector [False, True] True"
     assert "draw: FORBIDDEN" in out.stdout
