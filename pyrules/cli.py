@@ -106,9 +106,10 @@ def _done(code: int) -> NoReturn:
     main() called in-process (click's CliRunner) exits as usual."""
     if _CONSOLE[0]:
         try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except OSError:
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:          # (None: the descriptor was closed at start)
+                    stream.flush()
+        except (OSError, ValueError):
             pass
         else:
             os._exit(code)
@@ -119,10 +120,10 @@ def run() -> None:
     """The `pyrules` console command (and `python -m pyrules`, both through
     pyrules/console.py): main() in a process that ends with it.  What lives for the whole
     run (the modules, the Engine's rules and cards) is frozen out of the cyclic garbage
-    collector's sight (gc.freeze) once the Engine is made (_started), and again at the end
-    of the commands that do not end the process at once (_done): its passes during the
-    query and the interpreter's last one at exit walk only what the query made (about a
-    sixth of a `pyrules check`, as the start-up row of benchmarks/bench.py measures).  Objects are still freed when no longer referenced; only
+    collector's sight (gc.freeze) once the Engine is made (_started), and again here when
+    the command ends (the query commands end the process before, _done): its passes during
+    the query and the interpreter's last one at exit walk only what the query made (about
+    a sixth of a `pyrules check`, as the start-up row of benchmarks/bench.py measures).  Objects are still freed when no longer referenced; only
     reference cycles among the frozen ones would stay, and they live until the end anyway.
     main() called in-process (click's CliRunner) freezes nothing."""
     _CONSOLE[0] = True

@@ -10,8 +10,8 @@ import textwrap
 from typing import Any
 
 from .engine import Engine, Legal
-from .explain import event_sentence
 from .model import Entry, Game
+from .render import event_sentence
 from .schema import PHASE_NAMES
 
 BOX = 24

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -292,3 +293,26 @@ def test_a_query_command_ends_with_its_output_and_status(args, status, shown):
     out = subprocess.run([sys.executable, "-m", "pyrules", *argv], capture_output=True, text=True, timeout=120)
     assert out.returncode == status, out.stderr
     assert shown in out.stdout and out.stdout.endswith("\n")
+
+
+def test_a_query_command_with_its_output_closed_ends_quietly():
+    """Standard output closed before the start (sys.stdout is None): the query commands still
+    end with their exit status and no traceback (cli._done flushes only the streams there are)."""
+    example = Path(__file__).resolve().parents[1] / "facts" / "examples" / "main_phase.yaml"
+    for action, status in (("change_position(ox,defense)", 0), ("draw", 1)):
+        out = subprocess.run(["sh", "-c", f'"{sys.executable}" -m pyrules check "{example}" "{action}" >&-'],
+                             capture_output=True, text=True, timeout=120)
+        assert (out.returncode, out.stderr) == (status, "")
+
+
+def test_a_command_that_parsed_the_rules_exits_quietly(tmp_path):
+    """With an empty cache the rules are parsed at once; `pyrules test` then holds parsed
+    statements until the end, and the process still exits without "Exception ignored in
+    AST.__del__" (pyrules/solver.py drops them at exit, before the modules are torn down)."""
+    cases = Path(__file__).resolve().parent / "cases" / "control_exchange.yaml"
+    env = {**os.environ, "PYRULES_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "pyrules", "test", str(cases)], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "passed" in out.stdout
+    assert out.stderr.count("Exception ignored") == 0, out.stderr[:400]      # (a short message on failure)
