@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, NoReturn, cast
 
 import click
 
@@ -78,23 +79,52 @@ def _engine(ctx: click.Context, rules: str | None = None, cards: str | None = No
     cache = ctx.ensure_object(dict)
     if key not in cache:
         cache[key] = Engine(rules=rules, cards=cards)
-        if _CONSOLE[0]:          # (run(): what was made so far lives until the process ends)
-            gc.freeze()
+        _started()
     return cache[key]
 
 
 _CONSOLE = [False]      # set by run(): this process ends with the command
 
 
+def _started() -> None:
+    """The command's start-up is over (its Engine is made): in the console command (run()),
+    what was made so far lives until the process ends, so it is frozen out of the cyclic
+    garbage collector's sight, and the collector, paused since the process began
+    (pyrules/console.py), resumes."""
+    if _CONSOLE[0]:
+        gc.freeze()
+        gc.enable()
+
+
+def _done(code: int) -> NoReturn:
+    """End a one-shot query command (legal, check, explain, show) with its exit status.  In the
+    console command (run()), once the output is flushed the process ends at once
+    (os._exit): nothing is pending (no child process, no file left open, the cache entries
+    already written), and the interpreter's teardown, which frees every object one by one
+    and unloads the modules, took about 7 ms of a `pyrules check` (benchmarks/bench.py,
+    start-up row).  A stream that cannot be flushed (a closed pipe) takes the usual way out.
+    main() called in-process (click's CliRunner) exits as usual."""
+    if _CONSOLE[0]:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:
+            pass
+        else:
+            os._exit(code)
+    sys.exit(code)
+
+
 def run() -> None:
-    """The `pyrules` console command (and `python -m pyrules`): main() in a process that ends
-    with it.  What lives for the whole run (the modules, the Engine's rules and cards) is
-    frozen out of the cyclic garbage collector's sight (gc.freeze) once the Engine is made,
-    and again at the end: its passes during the query and the interpreter's last one at
-    exit walk only what the query made (about a sixth of a `pyrules check`, as the start-up
-    row of benchmarks/bench.py measures).  Objects are still freed when no longer
-    referenced; only reference cycles among the frozen ones would stay, and they live until
-    the end anyway.  main() called in-process (click's CliRunner) freezes nothing."""
+    """The `pyrules` console command (and `python -m pyrules`, both through
+    pyrules/console.py): main() in a process that ends with it.  What lives for the whole
+    run (the modules, the Engine's rules and cards) is frozen out of the cyclic garbage
+    collector's sight (gc.freeze) once the Engine is made (_started), and again at the end
+    of the commands that do not end the process at once (_done): its passes during the
+    query and the interpreter's last one at exit walk only what the query made (about a
+    sixth of a `pyrules check`, as the start-up row of benchmarks/bench.py measures).  Objects are still freed when no longer referenced; only
+    reference cycles among the frozen ones would stay, and they live until the end anyway.
+    main() called in-process (click's CliRunner) freezes nothing."""
     _CONSOLE[0] = True
     try:
         main()
@@ -185,6 +215,7 @@ def legal(ctx, snapshot, as_json, show_all, readings, cards, rules):
         click.echo(json.dumps(result.to_json(include_forbidden=show_all), indent=None))
     else:
         print_legal(result, show_all)
+    _done(OK)
 
 
 @main.command()
@@ -212,7 +243,7 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
         click.echo(json.dumps(verdict.to_json()))
     else:
         print_verdict(verdict)
-    sys.exit(PERMITTED if verdict.permitted else FORBIDDEN)
+    _done(PERMITTED if verdict.permitted else FORBIDDEN)
 
 
 @main.command()
@@ -441,7 +472,7 @@ def explain(ctx, snapshot, action, readings, cards, rules):
     engine = _engine(ctx, rules, cards)
     verdict, lines = run_explain(engine, _snapshot(snapshot, engine), action, _readings(readings))
     click.echo("\n".join(lines))
-    sys.exit(PERMITTED if verdict.permitted else FORBIDDEN)
+    _done(PERMITTED if verdict.permitted else FORBIDDEN)
 
 
 @main.command()
@@ -465,6 +496,7 @@ def show(ctx, snapshot, no_actions, readings, cards, rules):
     width = shutil.get_terminal_size((80, 24)).columns
     click.echo(run_show(engine, _snapshot(snapshot, engine), _readings(readings), with_actions=not no_actions,
                         width=width))
+    _done(OK)
 
 
 @main.group(cls=_Group)
@@ -686,6 +718,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     rules = _rules(rules)
     config = {"rules": rules, "cards": cards}
     engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
+    _started()                             # (workers > 1: the collector runs in this process too)
     limits = engine.limits if engine is not None else Limits.from_env()
     done = errors = 0
     with ExitStack() as stack:             # the input and the output are closed however the run ends

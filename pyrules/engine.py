@@ -22,8 +22,7 @@ from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
 from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
-from .prune import analyse
-from .solver import Answer, Statements, atoms_of, ground_and_solve, parse_rules, pruner
+from .solver import Answer, Statements, atoms_of, forget_at_exit, ground_and_solve, parse_rules, pruner
 
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
 MODE_LEGAL = Function("mode", [Function("legal")])
@@ -338,15 +337,21 @@ class Engine:
         self.names.reads = made.predicates()
 
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
+    def forget_parsed(self) -> None:
+        """Drop the prepared programs (at exit: solver.forget_at_exit)."""
+        self._prepared.clear()
+
     def prepared(self, key: str, make: Callable[[list], T], *, pruned: bool = True) -> T:
         """A program made once from the parsed rules (make(statements)) and kept with the
         Engine under `key`: the batch's shared-grounding rules, the search's rules.  A list
-        of statements gets its pruner's analysis from the cache (pyrules/prune.py), unless
+        of statements gets its pruner's analysis from the cache (pyrules/dependencies.py), unless
         pruned=False (a program always grounded whole, as the search's)."""
         with CLINGO_LOCK:
             if key not in self._prepared:
+                forget_at_exit(self)
                 made = self._prepared[key] = make(self.statements.parsed)
                 if pruned and isinstance(made, list):   # statements: the pruner's analysis, kept per rules version
+                    from .dependencies import analyse
                     try:
                         pruner(made, cache.cached(f"prune-{key}", cache.key(self.files), lambda: analyse(made)))
                     except (ValueError, KeyError, TypeError):   # a kept analysis of other statements

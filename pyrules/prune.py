@@ -30,18 +30,15 @@ nothing).  Constant names given by `#const` stand for anything; a program with p
 than `base` or with `#external` atoms is kept whole.  A conditional `#show` is kept like a
 rule: only when its positive condition can hold.  The keys of a fact and the rules kept
 for a set of keys are cached (facts repeat from query to query); the analysis of the rule
-files is plain JSON (strings: a predicate `name/arity`, a place `name/arity:position`, a
+files (made by pyrules/dependencies.py, which walks clingo's AST) is plain JSON (strings: a predicate `name/arity`, a place `name/arity:position`, a
 functor `name/arity`, `#number` or `#string`), kept per rules version (pyrules/cache.py).
 tests/test_prune.py checks that every ruling case's answer is the same with and without.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from clingo import Symbol, SymbolType
-from clingo.ast import ASTType, ComparisonOperator, Sign
-
-from .astwalk import atoms, head_body, predicates_read, signatures
 
 NUMBER, STRING = "#number", "#string"
 ANYTHING = None                                 # a place where any term may stand
@@ -85,168 +82,14 @@ def fact_keys(facts: Iterable[Symbol]) -> frozenset:
     return frozenset(have)
 
 
-def _term_functor(term: Any, consts: frozenset[str]) -> str | None:
-    """The functor a term of the rules writes, ANYTHING when not known (a variable...)."""
-    kind = term.ast_type
-    if kind == ASTType.SymbolicTerm:
-        s = term.symbol
-        if s.type is SymbolType.Function and not (not s.arguments and s.name in consts):
-            return f"{s.name}/{len(s.arguments)}"
-        if s.type is SymbolType.Number:
-            return NUMBER
-        if s.type is SymbolType.String:
-            return STRING
-    elif kind == ASTType.Function and not term.external:
-        return f"{term.name}/{len(term.arguments)}"
-    return ANYTHING
-
-
-def _arguments(term: Any) -> list:
-    return list(term.arguments) if term.ast_type == ASTType.Function else []
-
-
-def analyse(statements: Sequence) -> dict:
-    """What the pruner needs to know of a statement list, as plain JSON data: the statements
-    always kept, each rule's needs and gives, and the predicates each statement reads."""
-    kinds = {s.ast_type for s in statements}
-    whole = ASTType.External in kinds or any(
-        s.ast_type == ASTType.Program and s.name != "base" for s in statements)
-    consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
-    always: list[int] = []
-    rules: list[list] = []
-    unstable = _unstable(statements)
-    for i, s in enumerate(statements):
-        if whole or s.ast_type not in (ASTType.Rule, ASTType.ShowTerm):
-            always.append(i)
-        else:
-            rules.append([i, *_analyse(s, consts), _body_reads(s, unstable)])
-    reads = [sorted(f"{n}/{a}" for n, a in predicates_read([s])) for s in statements]
-    # only `#show p/n.` (or `#show.`) hides the atoms it does not name; term shows alone do not
-    shows = any(s.ast_type == ASTType.ShowSignature for s in statements)
-    return {"always": always, "rules": rules, "reads": reads, "shows": shows and not whole,
-            "order": _giving_first(rules), "predicates": sorted({p for r in reads for p in r})}
-
-
-def _unstable(statements: Sequence) -> set[tuple[str, int]]:
-    """The predicates on a cycle of the rules' dependencies that passes through `not`, an
-    aggregate or a condition (`p :- not p.`): such rules can take every answer away, so the
-    relevance step never leaves them out."""
-    edges: dict[tuple[str, int], set[tuple[tuple[str, int], bool]]] = {}   # head -> (body predicate, through not)
-    for s in statements:
-        if s.ast_type != ASTType.Rule:
-            continue
-        defined, _ = head_body(s)
-        positive: set = set()
-        other: set = set()
-        for lit in s.body:
-            if (lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign
-                    and lit.atom.ast_type == ASTType.SymbolicAtom):
-                positive |= signatures(lit)
-            else:
-                other |= signatures(lit)
-        for head in {sig for sig, _ in defined}:
-            edges.setdefault(head, set()).update({(b, False) for b in positive} | {(b, True) for b in other})
-    component = _components(edges)
-    return {h for h, out in edges.items() for b, through in out if through and component.get(b) == component[h]}
-
-
-def _components(edges: dict) -> dict:
-    """Tarjan's strongly connected components of the predicate graph: predicate -> component."""
-    index: dict = {}
-    low: dict = {}
-    stack: list = []
-    on: set = set()
-    comp: dict = {}
-
-    def visit(v) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w, _ in edges.get(v, ()):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp[w] = v
-                if w == v:
-                    break
-
-    for v in list(edges):
-        if v not in index:
-            visit(v)
-    return comp
-
-
-def _body_reads(rule: Any, unstable: set[tuple[str, int]]) -> list[str] | None:
-    """The predicates a plain rule's body reads (head: one or more atoms, no classical
-    negation, none on a cycle through `not`: _unstable); None for any other statement (a
-    #show, a constraint, a choice, ...), which is always kept when it can fire."""
-    if rule.ast_type != ASTType.Rule or not {sig for sig, _ in head_body(rule)[0]}.isdisjoint(unstable):
-        return None
-    head = rule.head
-    if not (head.ast_type == ASTType.Literal and head.sign == Sign.NoSign
-            and head.atom.ast_type == ASTType.SymbolicAtom and any(True for _ in atoms(head.atom))
-            and all(a.ast_type != ASTType.UnaryOperation for a in _pool(head.atom.symbol))):
-        return None
-    _, body = head_body(rule)
-    return sorted(f"{n}/{a}" for n, a in body)
-
-
-def _pool(term: Any) -> list:
-    return list(term.arguments) if term.ast_type == ASTType.Pool else [term]
-
-
-def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
-    """(what a rule's positive body needs: [predicate, [[place, functor]...]] per literal,
-    what its head gives: [predicate, [[place, "functor", functor] or [place, "places",
-    [the body places of its variable]]...]] per atom).  A `#show term : body.` is read as
-    a rule that gives nothing: it shows nothing while its body cannot hold."""
-    needs: list[list] = []
-    places: dict[str, list[str]] = {}           # variable -> the body places it stands in
-    for lit in rule.body:
-        if (lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign
-                and lit.atom.ast_type == ASTType.SymbolicAtom):
-            found = list(atoms(lit.atom))
-            if len(found) != 1:                 # (a pool in a body literal: nothing needed)
-                continue
-            (name, arity), term = found[0]
-            sig = f"{name}/{arity}"
-            need = []
-            for j, a in enumerate(_arguments(term)):
-                if a.ast_type == ASTType.Variable:
-                    places.setdefault(a.name, []).append(f"{sig}:{j}")
-                else:
-                    f = _term_functor(a, consts)
-                    if f is not ANYTHING:
-                        need.append([f"{sig}:{j}", f])
-            needs.append([sig, need])
-    needs += _comparison_needs(rule, places, consts)
-    gives: list[list] = []
-    defined, _ = head_body(rule) if rule.ast_type == ASTType.Rule else ([], set())
-    for (name, arity), term in defined:
-        sig = f"{name}/{arity}"
-        spec: list[list] = []
-        for j, a in enumerate(_arguments(term)):
-            if a.ast_type == ASTType.Variable and a.name != "_" and a.name in places:
-                spec.append([f"{sig}:{j}", "places", places[a.name]])
-            else:
-                spec.append([f"{sig}:{j}", "functor", _term_functor(a, consts)])
-        gives.append([sig, spec])
-    return needs, gives
-
-
 class Pruner:
     """The rules of a statement list that can fire, for the facts of a query.  `analysis` is
-    analyse(statements), maybe as read back from JSON."""
+    dependencies.analyse(statements), maybe as read back from JSON (solver.pruner() makes it
+    when not given)."""
 
-    def __init__(self, statements: Sequence, analysis: dict | None = None) -> None:
+    def __init__(self, statements: Sequence, analysis: dict) -> None:
         self.source = statements                # the statements given (kept alive while cached)
-        data = self.analysis = analyse(statements) if analysis is None else analysis
+        data = self.analysis = analysis
         self.always: list[int] = list(data["always"])
         self.rules: list = data["rules"]        # [index, needs, gives, body reads or None] of each rule
         self.reads: list[frozenset] = [frozenset(r) for r in data["reads"]]
@@ -260,7 +103,7 @@ class Pruner:
         self._kept: dict[frozenset, list] = {}  # keys -> [kept indexes, predicates they read, kept statements]
         order = data.get("order")               # the rules in the order the fixpoint visits them (kept
         if not (isinstance(order, list) and sorted(order) == list(range(len(self.rules)))):   # with the analysis)
-            order = _giving_first(self.rules)
+            order = giving_first(self.rules)
         self._order = [self.rules[k] for k in order]
         every = data.get("predicates")          # (kept with the analysis; else made from the reads)
         every = every if isinstance(every, list) else {s for r in self.reads for s in r}
@@ -341,7 +184,7 @@ class Pruner:
 
 
 
-def _giving_first(rules: list) -> list[int]:
+def giving_first(rules: list) -> list[int]:
     """The positions of the rules in an order where, outside cycles, those giving a predicate
     come before those needing it: the fixpoint then settles in about two passes instead of
     one per step of the longest chain (its result does not depend on the order)."""
@@ -408,29 +251,6 @@ def _allowed(may: dict, places: list[str]) -> Iterable[str | None]:
             continue
         out = set(got) if out is None else out & got
     return (ANYTHING,) if out is None else out
-
-
-def _comparison_needs(rule: Any, places: dict[str, list[str]], consts: frozenset[str]) -> list[list]:
-    """What a positive comparison `V = t` (or `V = (t1; t2 ...)`, `t = V`) of a variable that
-    stands in body places needs: one of the functors written, at each of those places."""
-    out: list[list] = []
-    for lit in rule.body:
-        if not (lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign
-                and lit.atom.ast_type == ASTType.Comparison and len(lit.atom.guards) == 1
-                and lit.atom.guards[0].comparison == ComparisonOperator.Equal):
-            continue
-        left, right = lit.atom.term, lit.atom.guards[0].term
-        if left.ast_type != ASTType.Variable:
-            left, right = right, left
-        if left.ast_type != ASTType.Variable or left.name == "_" or left.name not in places:
-            continue
-        alternatives = right.arguments if right.ast_type == ASTType.Pool else [right]
-        functors = sorted({f for f in (_term_functor(a, consts) for a in alternatives)}, key=str)
-        if ANYTHING in functors:
-            continue
-        for place in places[left.name]:
-            out.append([place.rpartition(":")[0], [[place, functors]]])
-    return out
 
 
 def _met(needs: list, present: set, may: dict) -> bool:

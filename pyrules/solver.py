@@ -3,23 +3,47 @@ symbols, grounded and solved.  The engine, the batch and the search all go throu
 
 No game rule is decided here: this is plumbing between parsed statements, facts and the
 shown atoms of an answer.
+
+clingo.ast is imported where it is used (parsing, replaying parsed statements): a query
+that gives clingo the statements' texts (an Engine's first queries: Statements) does not
+load it, which saves about 3 ms of every `pyrules check`.  clingo's AST objects free
+themselves through clingo.ast's module globals, and at exit the interpreter tears modules
+down newest first: clingo.ast, loaded late, would go before the modules imported earlier
+that hold parsed statements, and each statement would print "Exception ignored in
+AST.__del__".  So what pyrules holds of them is dropped at exit, before the teardown
+(forget_at_exit; tests/test_cache.py).
 """
 from __future__ import annotations
 
+import atexit
 import time
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence, overload
 
 import clingo
 from clingo import Symbol
-from clingo.ast import ASTType, ProgramBuilder, parse_files, parse_string
 
 from .errors import InvalidInput, Problem
 from .prune import Pruner
 from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args
 
 CLINGO_ARGS = ["--warn=none"]
+_HOLDERS: weakref.WeakSet = weakref.WeakSet()   # objects holding parsed statements (forget_parsed())
+
+
+def forget_at_exit(holder: object) -> None:
+    """Have holder.forget_parsed() called at exit, before the modules are torn down (module
+    docstring), unless the holder is gone by then."""
+    _HOLDERS.add(holder)
+
+
+@atexit.register
+def _forget_parsed() -> None:
+    _PRUNERS.clear()
+    for holder in list(_HOLDERS):
+        holder.forget_parsed()
 BASE: list[tuple[str, list]] = [("base", [])]
 
 
@@ -55,6 +79,7 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
     variable) raise InvalidInput with clingo's messages, which name the file and line.
     ground_check=False skips the grounding that finds unsafe variables (for files known to
     ground, pyrules/cache.py)."""
+    from clingo.ast import ASTType, ProgramBuilder, parse_files
     messages: list[str] = []
 
     def log(_code, message: str) -> None:
@@ -104,6 +129,11 @@ class Statements(Sequence):
         self.texts = texts
         self._parsed = parsed
         self.text_queries = 0
+        forget_at_exit(self)
+
+    def forget_parsed(self) -> None:
+        """Drop the parsed statements (parsed again from the texts if needed)."""
+        self._parsed = None
 
     @property
     def parsed(self) -> list:
@@ -156,6 +186,7 @@ class Statements(Sequence):
 
 def parse_text(text: str) -> list:
     """Program text (plumbing the code writes, never user text) parsed into statements."""
+    from clingo.ast import parse_string
     out: list = []
     parse_string(text, out.append)
     return out
@@ -165,12 +196,15 @@ _PRUNERS: dict[int, Pruner] = {}        # by id() of a statement list (the Prune
 
 
 def pruner(statements: Sequence, analysis: dict | None = None) -> Pruner:
-    """The Pruner of a statement list (made once per list; `analysis`: prune.analyse() of
-    it, as kept from an earlier run)."""
+    """The Pruner of a statement list (made once per list; `analysis`: dependencies.analyse()
+    of it, as kept from an earlier run; made here when not given)."""
     got = _PRUNERS.get(id(statements))
     if got is None or got.source is not statements:
         if len(_PRUNERS) >= 32:
             _PRUNERS.clear()
+        if analysis is None:
+            from .dependencies import analyse
+            analysis = analyse(statements)
         got = _PRUNERS[id(statements)] = Pruner(statements, analysis)
     return got
 
@@ -194,6 +228,7 @@ def ground_and_solve(statements: Sequence, facts: Iterable[Symbol], prune: bool 
             kept_at, facts = pruner(statements).select(facts) if prune else (range(len(statements)), facts)
             statements.add_text(ctl, kept_at)
         else:
+            from clingo.ast import ProgramBuilder
             kept, facts = program_for(statements, facts) if prune else (statements, facts)
             with ProgramBuilder(ctl) as builder:
                 add_statements(builder, kept)
@@ -211,6 +246,7 @@ class Program:
     clingo's messages go to `messages`; a failing step raises InvalidInput with them."""
 
     def __init__(self, statements: Sequence = ()) -> None:
+        from clingo.ast import ProgramBuilder
         self.messages: list[str] = []
         with CLINGO_LOCK:
             self.ctl = clingo.Control(CLINGO_ARGS, logger=lambda code, msg: self.messages.append(msg.strip()))

@@ -255,15 +255,40 @@ def test_installed_command_runs_as_a_process(snap):
 
 
 def test_the_console_command_freezes_what_lives_for_the_run_and_keeps_its_exit_status():
-    """run() (the `pyrules` script, `python -m pyrules`) is main() plus gc.freeze once the
-    Engine is made and at the end: the exit status passes through, and the objects made
-    before the end are frozen (the collector's last pass at exit skips them)."""
+    """run() (the `pyrules` script, `python -m pyrules`: pyrules/console.py) is main() with the
+    cyclic collector paused until the Engine is made, then gc.freeze and the collector
+    resumed; a query command then ends the process at once (os._exit) with its exit status,
+    its output flushed.  (os._exit is watched here: it reports what it sees, then exits.)"""
     example = Path(__file__).resolve().parents[1] / "facts" / "examples" / "main_phase.yaml"
-    code = ("import gc, sys\n"
-            "from pyrules.cli import run\n"
+    code = ("import gc, os, sys\n"
+            "from pyrules.console import run\n"
+            "from pyrules import cli\n"
+            "seen = []\n"
+            "made = cli._started\n"
+            "cli._started = lambda: (seen.append(gc.isenabled()), made(), seen.append(gc.isenabled()))\n"
+            "end = os._exit\n"
+            "os._exit = lambda code: (print('exit', code, 'frozen', gc.get_freeze_count() > 1000, 'collector', seen,"
+            " flush=True), end(code))\n"
             f"sys.argv = ['pyrules', 'check', {str(example)!r}, 'draw']\n"
-            "try:\n    run()\n"
-            "except SystemExit as e:\n    print('exit', e.code, 'frozen', gc.get_freeze_count() > 1000)\n")
+            "run()\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.stdout.strip().splitlines()[-1] == "exit 1 frozen True"
+    assert out.returncode == 1
+    assert out.stdout.strip().splitlines()[-1] == "exit 1 frozen True collector [False, True]"
     assert "draw: FORBIDDEN" in out.stdout
+
+
+@pytest.mark.parametrize("args, status, shown", [
+    (["check", "{example}", "draw"], 1, "draw: FORBIDDEN"),
+    (["check", "{example}", "change_position(ox,defense)", "--json"], 0, '"permitted": true'),
+    (["legal", "{example}"], 0, "permitted"),
+    (["explain", "{example}", "draw"], 1, "draw"),
+    (["show", "{example}", "--no-actions"], 0, "Battle Ox"),
+])
+def test_a_query_command_ends_with_its_output_and_status(args, status, shown):
+    """The query commands end the process at once once their output is flushed (cli._done):
+    the whole output arrives through a pipe, with the command's exit status."""
+    example = Path(__file__).resolve().parents[1] / "facts" / "examples" / "main_phase.yaml"
+    argv = [a.format(example=example) for a in args]
+    out = subprocess.run([sys.executable, "-m", "pyrules", *argv], capture_output=True, text=True, timeout=120)
+    assert out.returncode == status, out.stderr
+    assert shown in out.stdout and out.stdout.endswith("\n")

@@ -13,11 +13,17 @@ from pyrules import Engine
 from pyrules.actions import parse_action
 from pyrules.cases import DEFAULTS, _readings, load_cases, merge
 from pyrules.errors import InvalidInput
+from pyrules.dependencies import analyse
 from pyrules.prune import Pruner
 from pyrules.solver import Statements, ground_and_solve, parse_text, pruner
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.yaml"))
 _ENGINE: list[Engine] = []
+
+
+def _pruner(statements):
+    """A Pruner with its analysis made now (pyrules/dependencies.py)."""
+    return Pruner(statements, analyse(statements))
 
 
 def engine() -> Engine:
@@ -97,11 +103,11 @@ def test_the_rules_kept_give_the_same_answers(path):
 def test_a_rule_that_needs_what_nothing_gives_is_left_out():
     rules = parse_text("a(1). b(X) :- a(X), c(X). d(X) :- a(X), not c(X). e(X) :- kind(X, spell). "
                        "f :- b(_). g(X) :- kind(X, K).")
-    kept = [str(s) for s in Pruner(rules).kept([parse_term("kind(1,monster)")])]
+    kept = [str(s) for s in _pruner(rules).kept([parse_term("kind(1,monster)")])]
     assert "b(X) :- a(X); c(X)." not in kept and "f :- b(_)." not in kept   # c/1 never holds
     assert "e(X) :- kind(X,spell)." not in kept                           # no kind(_, spell)
     assert "d(X) :- a(X); not c(X)." in kept and "g(X) :- kind(X,K)." in kept
-    kept = [str(s) for s in Pruner(rules).kept([parse_term("kind(1,spell)")])]
+    kept = [str(s) for s in _pruner(rules).kept([parse_term("kind(1,spell)")])]
     assert "e(X) :- kind(X,spell)." in kept
 
 
@@ -110,42 +116,42 @@ def test_with_show_a_rule_whose_head_nothing_reads_is_left_out():
     without #show every atom is answered, so every rule that can fire is kept."""
     text = ("a(1). b(X) :- a(X). c(X) :- b(X). d(X) :- a(X). e(X) :- d(X), not c(X). "
             ":- a(X), h(X). h(X) :- a(X), X > 1. {k(X)} :- a(X).")
-    kept = [str(s) for s in Pruner(parse_text(text + " #show e/1.")).kept([])]
+    kept = [str(s) for s in _pruner(parse_text(text + " #show e/1.")).kept([])]
     assert "b(X) :- a(X)." in kept and "c(X) :- b(X)." in kept            # read by e's body, under not
     assert "d(X) :- a(X)." in kept and "e(X) :- d(X); not c(X)." in kept
     assert "h(X) :- a(X); X > 1." in kept and any(s.startswith("{ k(X) }") for s in kept)  # a constraint reads h; a choice stays
-    kept = [str(s) for s in Pruner(parse_text(text + " #show d/1.")).kept([])]
+    kept = [str(s) for s in _pruner(parse_text(text + " #show d/1.")).kept([])]
     assert "e(X) :- d(X); not c(X)." not in kept and "c(X) :- b(X)." not in kept and "b(X) :- a(X)." not in kept
     assert "d(X) :- a(X)." in kept
-    kept = [str(s) for s in Pruner(parse_text(text)).kept([])]
+    kept = [str(s) for s in _pruner(parse_text(text)).kept([])]
     assert "c(X) :- b(X)." in kept and "e(X) :- d(X); not c(X)." in kept
 
 
 def test_a_comparison_of_a_variable_needs_its_functor_at_the_variables_places():
     rules = parse_text("h(A) :- p(A,T), T = (t(_); u). g(A) :- p(A,T), T = v(1). k(A) :- p(A,T), v(_) = T. "
                        "m(A) :- p(A,T), T = X + 1, q(X). n(A) :- p(A,T), not T = v(1).")
-    kept = [str(s) for s in Pruner(rules).kept([parse_term("p(1,t(2))"), parse_term("q(1)")])]
+    kept = [str(s) for s in _pruner(rules).kept([parse_term("p(1,t(2))"), parse_term("q(1)")])]
     assert "h(A) :- p(A,T); T = (t(_);u)." in kept                        # one element of the pool is there
     assert "g(A) :- p(A,T); T = v(1)." not in kept and "k(A) :- p(A,T); v(_) = T." not in kept
     assert "m(A) :- p(A,T); T = (X+1); q(X)." in kept and "n(A) :- p(A,T); not T = v(1)." in kept
-    kept = [str(s) for s in Pruner(rules).kept([parse_term("p(1,v(1))")])]
+    kept = [str(s) for s in _pruner(rules).kept([parse_term("p(1,v(1))")])]
     assert "g(A) :- p(A,T); T = v(1)." in kept and "h(A) :- p(A,T); T = (t(_);u)." not in kept
 
 
 def test_const_names_and_external_atoms_keep_rules():
     rules = parse_text("#const t = spell. e(X) :- kind(X, t).")
-    assert any("e(X)" in str(s) for s in Pruner(rules).kept([parse_term("kind(1,spell)")]))
+    assert any("e(X)" in str(s) for s in _pruner(rules).kept([parse_term("kind(1,spell)")]))
     rules = parse_text("#external c(1). b :- c(1).")
-    assert any(str(s) == "b :- c(1)." for s in Pruner(rules).kept([]))
+    assert any(str(s) == "b :- c(1)." for s in _pruner(rules).kept([]))
 
 
 def test_what_a_variable_carries_into_a_head_is_followed():
     rules = parse_text("on(E,I) :- effect(I,E). locked(I) :- on(cannot_attack,I). "
                        "fused(I) :- on(material(N,C),I). any(I) :- on(E,I).")
-    kept = [str(s) for s in Pruner(rules).kept([parse_term("effect(1,cannot_attack)")])]
+    kept = [str(s) for s in _pruner(rules).kept([parse_term("effect(1,cannot_attack)")])]
     assert "locked(I) :- on(cannot_attack,I)." in kept and "any(I) :- on(E,I)." in kept
     assert "fused(I) :- on(material(N,C),I)." not in kept       # no material/2 effect anywhere
-    kept = [str(s) for s in Pruner(rules).kept([parse_term('effect(1,material("A",1))')])]
+    kept = [str(s) for s in _pruner(rules).kept([parse_term('effect(1,material("A",1))')])]
     assert "fused(I) :- on(material(N,C),I)." in kept and "locked(I) :- on(cannot_attack,I)." not in kept
 
 
@@ -188,7 +194,7 @@ def test_a_rule_on_a_cycle_through_not_is_kept_though_nothing_reads_it():
 
 def test_a_kept_analysis_naming_statements_that_do_not_exist_is_refused():
     rules = parse_text("a. b :- a.")
-    bad = {**Pruner(rules).analysis}
+    bad = {**_pruner(rules).analysis}
     bad["always"] = [*bad["always"], 10 ** 6]
     with pytest.raises(ValueError):
         Pruner(rules, bad)

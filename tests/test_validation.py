@@ -464,3 +464,21 @@ def test_the_schema_compiles_safely_when_threads_validate_at_once():
             assert not errors and results == [[]] * 8
     finally:
         sys.setswitchinterval(old)
+
+
+def test_each_part_of_the_schema_is_compiled_when_a_value_first_reaches_it():
+    """The validator compiles a schema's parts lazily (a small snapshot uses few of them), and
+    a part compiled late reports the same problems: an inline card's bad Level, found only
+    once a snapshot has an inline card."""
+    from pyrules import schema, validator
+    root = copy.deepcopy(schema.SNAPSHOT_SCHEMA)           # (fresh ids: compiled from nothing)
+
+    def compiled() -> int:
+        return sum(1 for k in validator._COMPILED if k[1] == id(root))
+
+    assert list(schema.validate({"snapshot": 1, "phase": "main1"}, root, root)) == []
+    small = compiled()
+    card = {"name": "X", "kind": "monster", "level": 13}
+    snap = {"snapshot": 1, "players": {"A": {"hand": [{"id": "h", "card": card}]}}}
+    assert list(schema.validate(snap, root, root)) == [("players.A.hand[0].card.level", "must be at most 12; got 13")]
+    assert small < 5 < compiled()
