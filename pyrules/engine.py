@@ -218,7 +218,7 @@ def _set_value(term: Symbol) -> Any:
     """A card set term of an action: a list c(J,Rest) ending in nil (the sets legal mode builds,
     rules/summons.lp) as the tuple of its card numbers, read from the term itself; any other set
     (a mask m(P,M), the query's q) by symbol_key, its cards being its set_member atoms."""
-    numbers = []
+    numbers: list[int] = []
     t = term
     while t.type is SymbolType.Function:
         name, args = name_args(t)
