@@ -214,12 +214,29 @@ def _read_catalogue(files: list[Path]) -> Catalogue:
 _SHAPES: dict[Any, tuple[str, tuple[tuple[str, str, Any], ...]]] = {}
 
 
+def _set_value(term: Symbol) -> Any:
+    """A card set term of an action: a list c(J,Rest) ending in nil (the sets legal mode builds,
+    rules/summons.lp) as the tuple of its card numbers, read from the term itself; any other set
+    (a mask m(P,M), the query's q) by symbol_key, its cards being its set_member atoms."""
+    numbers: list[int] = []
+    t = term
+    while t.type is SymbolType.Function:
+        name, args = name_args(t)
+        if name == "nil" and not args:
+            return tuple(numbers)
+        if name != "c" or len(args) != 2 or args[0].type is not SymbolType.Number:
+            break
+        numbers.append(args[0].number)
+        t = args[1]
+    return symbol_key(term)
+
+
 def _shape(term: Symbol) -> tuple[str, tuple[tuple[str, str, Any], ...]]:
     """An action term read once: its name and (field, kind, value) per argument, where values
-    are still card and player numbers (and set terms, by symbol_key).  Action terms recur
-    across queries (they hold numbers, not ids), so shapes are kept, up to a bound."""
+    are still card and player numbers (and sets: _set_value).  Action terms recur across
+    queries (they hold numbers, not ids), so shapes are kept, up to a bound."""
     name, args = name_args(term)
-    shape = (name, tuple((key, kind, symbol_key(arg) if kind == "ids" else value_of(arg))
+    shape = (name, tuple((key, kind, _set_value(arg) if kind == "ids" else value_of(arg))
                          for (key, kind), arg in zip(SIGNATURES[name], args)))
     if len(_SHAPES) < 100_000:
         _SHAPES[symbol_key(term)] = shape
@@ -426,7 +443,8 @@ class Engine:
         return Function(action.action, args) if args else const(action.action)
 
     def decode(self, enc: Encoding, term: Symbol, members: dict[Any, list[str]]) -> Action:
-        """The Action of an action term; `members` maps set terms (symbol_key) to card ids."""
+        """The Action of an action term; `members` maps the set terms that are not lists (symbol_key)
+        to card ids."""
         shape = _SHAPES.get(symbol_key(term))
         if shape is None:
             shape = _shape(term)
@@ -434,7 +452,8 @@ class Engine:
         out: dict[str, Any] = {}
         for key, kind, v in fields:
             if kind == "ids":
-                out[key] = tuple(sorted(members.get(v, ())))
+                ids = [enc.card_id[n] for n in v] if v.__class__ is tuple else members.get(v, ())
+                out[key] = tuple(sorted(ids))
             elif kind == "id" or (kind == "target" and v != "direct") or (kind == "by" and v != "none"):
                 out[key] = enc.card_id[v]
             elif kind == "by":

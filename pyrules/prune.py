@@ -67,19 +67,28 @@ def _symbol_keys(f: Symbol) -> tuple:
     return (sig, *((f"{sig}:{i}", _symbol_functor(a)) for i, a in enumerate(args)))
 
 
-def fact_keys(facts: Iterable[Symbol]) -> frozenset:
-    """The keys the facts give (cached per symbol)."""
-    have: set = set()
+_SHARED: dict[tuple, tuple] = {}                # one tuple object for all facts with the same keys
+
+
+def facts_keys(facts: Iterable[Symbol]) -> tuple[frozenset, list[tuple]]:
+    """The keys the facts give, and each fact's keys (cached per symbol; facts with the same
+    keys share one tuple, so that each is added once)."""
     get = _KEYS.get
+    each = []
     for f in facts:
         k = get(f)
         if k is None:
             k = _symbol_keys(f)
+            k = _SHARED.setdefault(k, k)
             if len(_KEYS) >= _MAX_CACHED:
                 _KEYS.clear()
+                _SHARED.clear()
             _KEYS[f] = k
+        each.append(k)
+    have: set = set()
+    for k in {id(k): k for k in each}.values():
         have.update(k)
-    return frozenset(have)
+    return frozenset(have), each
 
 
 class Pruner:
@@ -134,7 +143,7 @@ class Pruner:
         return got[0], facts
 
     def _select(self, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
-        keys = fact_keys(facts)
+        keys, each = facts_keys(facts)
         got = self._kept.get(keys)
         if got is None:
             live = self._fixpoint(keys)
@@ -143,8 +152,7 @@ class Pruner:
                 self._kept.clear()
             self._kept[keys] = got
         reads = got[1]
-        keys_of = _KEYS.get                       # (filled by fact_keys above)
-        return got, [f for f in facts if not (k := keys_of(f)) or k[0] in reads]
+        return got, [f for f, k in zip(facts, each) if not k or k[0] in reads]
 
     def _fixpoint(self, keys: frozenset) -> list[int]:
         present: set[str] = set()

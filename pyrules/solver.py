@@ -47,6 +47,10 @@ def _forget_parsed() -> None:
 BASE: list[tuple[str, list]] = [("base", [])]
 
 
+_READ: dict[Symbol, tuple[tuple[str, int], list[Symbol]]] = {}   # shown atom -> ((name, arity), arguments)
+_MAX_READ = 100_000
+
+
 class Answer:
     """The shown atoms of one answer, read once: (name, arity) -> list of argument lists."""
     __slots__ = ("by",)
@@ -56,11 +60,22 @@ class Answer:
 
     @classmethod
     def of(cls, symbols: Iterable[Symbol]) -> "Answer":
+        """The atoms read apart.  Shown atoms recur from query to query (they hold card
+        numbers, not ids), so each one's (name, arity) and arguments are kept, up to a
+        bound: a lookup costs less than reading them out of clingo again.  The argument
+        lists are shared: readers must not change them."""
         out = cls()
         by = out.by
+        seen = _READ.get
         for s in symbols:
-            name, args = name_args(s)
-            key = (name, len(args))
+            got_read = seen(s)
+            if got_read is None:
+                name, args = name_args(s)
+                got_read = ((name, len(args)), args)
+                if len(_READ) >= _MAX_READ:
+                    _READ.clear()
+                _READ[s] = got_read
+            key, args = got_read
             got = by.get(key)
             if got is None:
                 by[key] = [args]

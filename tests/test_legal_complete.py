@@ -270,3 +270,72 @@ def test_legal_lists_exactly_the_permitted_lava_golem_summons(engine, this_turn)
     listed = {a for a in engine.legal(snap).permitted if a.action == "procedure_summon"}
     assert listed == permitted
     assert len(listed) == (0 if this_turn else 2 * 3)
+
+
+# ---- Fusion materials named more than once, three names, two substitutes (rules/fusion.lp) -----------
+FUSION_COUNTS_BOARD = {
+    "snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+    "players": {
+        "A": {"monsters": [{"id": "m1", "card": "Mokey Mokey", "position": "attack"},
+                           {"id": "og", "card": "Ojama Green", "position": "attack"}],
+              "hand": [{"id": "m2", "card": "Mokey Mokey"}, {"id": "m3", "card": "Mokey Mokey"},
+                       {"id": "oy", "card": "Ojama Yellow"}, {"id": "ob", "card": "Ojama Black"},
+                       {"id": "god", "card": "Goddess with the Third Eye"}, {"id": "kos", "card": "King of the Swamp"}],
+              "spells_traps": [{"id": "poly", "card": "Polymerization", "face": "down"}],
+              "extra_deck": [{"id": "mkk", "card": "Mokey Mokey King"}, {"id": "ojk", "card": "Ojama King"},
+                             {"id": "thtd", "card": "Twin-Headed Thunder Dragon"},
+                             {"id": "balter", "card": "Dark Balter the Terrible"}]},
+        "B": {},
+    },
+}
+
+
+def test_legal_lists_exactly_the_permitted_fusions_of_repeated_names_and_substitutes(engine):
+    """Legal mode builds only the material sets that fit (a weight per material name): "Mokey Mokey"
+    x 3, three Ojamas, "Thunder Dragon" x 2 and a Fusion Monster that takes no substitute, with two
+    substitutes in hand; every set of 2 or 3 of the 8 monsters, in Attack Position: `legal` lists
+    exactly the ones `check` permits."""
+    snap = FUSION_COUNTS_BOARD
+    usable = ["m1", "og", "m2", "m3", "oy", "ob", "god", "kos"]
+    asked = [Action("fusion_summon", card=card, materials=m, position="attack", by="poly")
+             for card in ("mkk", "ojk", "thtd", "balter") for m in _subsets(usable, 3) if len(m) >= 2]
+    permitted = {a for a in asked if engine.check(snap, a).permitted}
+    listed = {a for a in engine.legal(snap).permitted if a.action == "fusion_summon" and a.position == "attack"}
+    assert listed == permitted
+    assert {a.card for a in listed} == {"mkk", "ojk"}       # no Thunder Dragon: two substitutes are one too many
+
+
+# ---- procedures on a full side (rules/procedure.lp) ------------------------------------------------------
+FULL_SIDE_BOARD = {
+    "snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+    "players": {
+        "A": {"monsters": [{"id": "sanga", "card": "Sanga of the Thunder", "position": "attack"},
+                           {"id": "kaze", "card": "Kazejin", "position": "attack"},
+                           {"id": "sui", "card": "Suijin", "position": "attack"},
+                           {"id": "dm", "card": "Dark Magician", "position": "attack"},
+                           {"id": "ox", "card": "Battle Ox", "position": "defense", "face": "down"}],
+              "hand": [{"id": "gg", "card": "Gate Guardian"}, {"id": "lava", "card": "Lava Golem"},
+                       {"id": "cs", "card": "Chaos Sorcerer"}, {"id": "sdm", "card": "Sorcerer of Dark Magic"}],
+              "graveyard": [{"id": "tom", "card": "Mystic Tomato"}, {"id": "elf", "card": "Mystical Elf"},
+                            {"id": "delf", "card": "Dark Elf"}]},
+        "B": {"monsters": [{"id": "b1", "card": "Gemini Elf", "position": "attack"},
+                           {"id": "b2", "card": "Mystical Elf", "position": "defense"}]},
+    },
+}
+
+
+def test_legal_lists_exactly_the_permitted_procedures_on_a_full_side(engine):
+    """On a full side legal mode leaves untried the procedures no cost could make room for (Chaos
+    Sorcerer: Graveyard costs only); those that Tribute from the field, or to the opponent's side, are
+    listed as check permits them, and legal --all still reports Chaos Sorcerer's forbidden sets."""
+    snap = FULL_SIDE_BOARD
+    cards = ["sanga", "kaze", "sui", "dm", "ox", "tom", "elf", "delf", "b1", "b2"]
+    sets = {card: [c for c in _subsets(cards, 2) if c] for card in ("lava", "cs", "sdm")}
+    sets["gg"] = list(_subsets(["sanga", "kaze", "sui", "dm", "ox"], 3))
+    asked = [Action("procedure_summon", card=card, costs=c, position="attack") for card, cs in sets.items() for c in cs]
+    permitted = {a for a in asked if engine.check(snap, a).permitted}
+    listed = {a for a in engine.legal(snap).permitted if a.action == "procedure_summon" and a.position == "attack"}
+    assert listed == permitted
+    assert {a.card for a in listed} == {"gg", "lava", "sdm"}
+    reported = engine.legal(snap, include_forbidden=True).forbidden
+    assert any(v.action.card == "cs" and "no_free_monster_zone" in {r.rule for r in v.reasons} for v in reported)
