@@ -1,8 +1,8 @@
-"""Readable terminal output: tables and sentences (plain text, no colours needed)."""
-from __future__ import annotations
+"""Readable terminal output: tables and sentences (plain text, no colours needed).
 
-import shutil
-import textwrap
+shutil (about a millisecond to import, with what it imports) and textwrap are imported where
+they are used: `pyrules check` prints no table."""
+from __future__ import annotations
 
 import click
 
@@ -14,12 +14,14 @@ MIN_COLUMN = 16           # a column is not wrapped narrower than this
 
 def terminal_width() -> int:
     """The terminal's width in columns (COLUMNS, else 80 when the output is not a terminal)."""
+    import shutil
     return shutil.get_terminal_size((80, 24)).columns
 
 
 def _table(rows: list[list[str]], header: list[str], width: int | None = None) -> str:
     """A plain table; with width, the widest columns but the first (ids stay whole, one a line)
     are wrapped (never below MIN_COLUMN) until each line fits in width columns."""
+    import textwrap
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     if width is not None:
         while sum(widths) + 2 * (len(widths) - 1) > width:
