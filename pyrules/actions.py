@@ -6,11 +6,11 @@ with defaults filled in and id lists sorted; `term()` gives the term form.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidInput, Problem
 from .limits import Limits, check_text_size, parse_json
+from .records import Record, record, set_field
 
 POSITIONS = ("attack", "defense")
 FACES = ("up", "down")
@@ -41,8 +41,8 @@ _NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": 
 _RANK = {name: n for n, name in enumerate(ORDER)}
 
 
-@dataclass(frozen=True)
-class Action:
+@record
+class Action(Record):
     """One action of the contract (section 2)."""
     action: str
     card: str | None = None
@@ -55,6 +55,22 @@ class Action:
     player: str | None = None
     costs: tuple[str, ...] | None = None
     by: str | None = None
+
+    def __init__(self, action: str, card: str | None = None, to: str | None = None, face: str | None = None,
+                 tributes: tuple[str, ...] | None = None, materials: tuple[str, ...] | None = None,
+                 position: str | None = None, target: str | None = None, player: str | None = None,
+                 costs: tuple[str, ...] | None = None, by: str | None = None) -> None:
+        set_field(self, "action", action)
+        set_field(self, "card", card)
+        set_field(self, "to", to)
+        set_field(self, "face", face)
+        set_field(self, "tributes", tributes)
+        set_field(self, "materials", materials)
+        set_field(self, "position", position)
+        set_field(self, "target", target)
+        set_field(self, "player", player)
+        set_field(self, "costs", costs)
+        set_field(self, "by", by)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.action}

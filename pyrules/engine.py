@@ -6,7 +6,7 @@ snapshot into facts, asks clingo once per query and reads the answer atoms.
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple, TypeVar
 
@@ -22,6 +22,7 @@ from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
 from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
+from .records import Record, record, set_field
 from .solver import Answer, Statements, atoms_of, forget_at_exit, ground_and_solve, parse_rules, pruner
 
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
@@ -30,8 +31,8 @@ REPORT_FORBIDDEN = Function("report_forbidden")
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Evidence:
+@record
+class Evidence(Record):
     """What a reason rests on, as data (one evidence atom of the rules' answer):
     kind "event" (event: its number in this_turn, from 1; what: its kind; card: its card's
     id; flags: negated, replay), "card" (card: its id; name and player, or gone), "effect"
@@ -49,6 +50,22 @@ class Evidence:
     flags: tuple[str, ...] = ()
     gone: bool = False
     term: str | None = None
+
+    def __init__(self, kind: str, event: int | None = None, card: str | None = None, number: int | None = None,
+                 needs: int | None = None, what: str | None = None, name: str | None = None,
+                 player: str | None = None, flags: tuple[str, ...] = (), gone: bool = False,
+                 term: str | None = None) -> None:
+        set_field(self, "kind", kind)
+        set_field(self, "event", event)
+        set_field(self, "card", card)
+        set_field(self, "number", number)
+        set_field(self, "needs", needs)
+        set_field(self, "what", what)
+        set_field(self, "name", name)
+        set_field(self, "player", player)
+        set_field(self, "flags", flags)
+        set_field(self, "gone", gone)
+        set_field(self, "term", term)
 
     def card_text(self) -> str:
         if self.gone or self.name is None:
@@ -78,8 +95,8 @@ class Evidence:
                 if v not in (None, (), False)}
 
 
-@dataclass(frozen=True)
-class Reason:
+@record
+class Reason(Record):
     """Why an action is forbidden: a stable id, a sentence, a source citation, and evidence
     (as text: `evidence`, and as data: `grounds`, one Evidence per evidence atom)."""
     rule: str
@@ -87,6 +104,14 @@ class Reason:
     source: str
     evidence: tuple[str, ...] = ()
     grounds: tuple[Evidence, ...] = ()
+
+    def __init__(self, rule: str, text: str, source: str, evidence: tuple[str, ...] = (),
+                 grounds: tuple[Evidence, ...] = ()) -> None:
+        set_field(self, "rule", rule)
+        set_field(self, "text", text)
+        set_field(self, "source", source)
+        set_field(self, "evidence", evidence)
+        set_field(self, "grounds", grounds)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rule": self.rule, "text": self.text, "source": self.source}
@@ -96,26 +121,40 @@ class Reason:
         return out
 
 
-@dataclass(frozen=True)
-class Unmodelled:
+@record
+class Unmodelled(Record):
     """A card of the snapshot whose text permits or forbids Summons, Tributes, attacks or battle
     positions in a way no effect models (the card's `unmodelled`): a verdict may miss it."""
     id: str
     name: str
     why: str
 
+    def __init__(self, id: str, name: str, why: str) -> None:
+        set_field(self, "id", id)
+        set_field(self, "name", name)
+        set_field(self, "why", why)
+
     def sentence(self) -> str:
         return f"{self.id} (\"{self.name}\"): {self.why}"
 
 
-@dataclass(frozen=True)
-class Verdict:
+@record
+class Verdict(Record):
     """The verdict on one action."""
     action: Action
     permitted: bool
     reasons: tuple[Reason, ...] = ()
     notes: tuple[tuple[str, str], ...] = ()   # derived facts about the action, e.g. materials_go_to
     unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
+
+    def __init__(self, action: Action, permitted: bool, reasons: tuple[Reason, ...] = (),
+                 notes: tuple[tuple[str, str], ...] = (),
+                 unmodelled: tuple[Unmodelled, ...] = ()) -> None:
+        set_field(self, "action", action)
+        set_field(self, "permitted", permitted)
+        set_field(self, "reasons", reasons)
+        set_field(self, "notes", notes)
+        set_field(self, "unmodelled", unmodelled)
 
     def to_json(self) -> dict[str, Any]:
         out = {"action": self.action.to_json(), "permitted": self.permitted,
@@ -127,13 +166,20 @@ class Verdict:
         return out
 
 
-@dataclass(frozen=True)
-class Legal:
+@record
+class Legal(Record):
     """Every permitted action of a snapshot (and, when asked, the forbidden candidates)."""
     permitted: tuple[Action, ...]
     replay: bool
     forbidden: tuple[Verdict, ...] = ()
     unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
+
+    def __init__(self, permitted: tuple[Action, ...], replay: bool, forbidden: tuple[Verdict, ...] = (),
+                 unmodelled: tuple[Unmodelled, ...] = ()) -> None:
+        set_field(self, "permitted", permitted)
+        set_field(self, "replay", replay)
+        set_field(self, "forbidden", forbidden)
+        set_field(self, "unmodelled", unmodelled)
 
     def to_json(self, include_forbidden: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"permitted": [a.to_json() for a in self.permitted], "replay": self.replay}

@@ -1,14 +1,18 @@
 """The one exception pyrules raises for bad input."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import Record, record, set_field
 
 
-@dataclass(frozen=True)
-class Problem:
+@record
+class Problem(Record):
     """One thing wrong with the input: the field path and what is wrong there."""
     path: str
     message: str
+
+    def __init__(self, path: str, message: str) -> None:
+        set_field(self, "path", path)
+        set_field(self, "message", message)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message

@@ -21,26 +21,35 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import IO, Any, Iterator
 
 import yaml
 
 from .errors import InvalidInput, Problem
+from .records import Record, record, set_field
 
 _ENV = {"max_input_bytes": "PYRULES_MAX_INPUT_BYTES", "max_list_items": "PYRULES_MAX_LIST_ITEMS",
         "max_depth": "PYRULES_MAX_DEPTH", "max_values": "PYRULES_MAX_VALUES",
         "max_problems": "PYRULES_MAX_PROBLEMS"}
 
 
-@dataclass(frozen=True)
-class Limits:
+@record
+class Limits(Record):
     """Caps on one input (a snapshot, an action, a batch line)."""
     max_input_bytes: int = 256 * 1024
     max_list_items: int = 1_000
     max_depth: int = 32
     max_values: int = 100_000
     max_problems: int = 50
+
+    def __init__(self, max_input_bytes: int = 256 * 1024, max_list_items: int = 1000, max_depth: int = 32,
+                 max_values: int = 100000, max_problems: int = 50) -> None:
+        set_field(self, "max_input_bytes", max_input_bytes)
+        set_field(self, "max_list_items", max_list_items)
+        set_field(self, "max_depth", max_depth)
+        set_field(self, "max_values", max_values)
+        set_field(self, "max_problems", max_problems)
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> "Limits":
@@ -252,7 +261,7 @@ def _size(v: Any, depth: int, limits: Limits, sizes: dict[int, int], open_: set[
         raise _Refused(f"nested more than {limits.max_depth} levels deep")
     if len(v) > limits.max_list_items:
         raise _Refused(f"has {len(v):,} {'entries' if isinstance(v, list) else 'keys'}, "
-                       f"more than the limit of {limits.max_list_items:,}")
+                 f"more than the limit of {limits.max_list_items:,}")
     open_.add(key)
     total = 1
     for k, x in (v.items() if isinstance(v, dict) else enumerate(v)):

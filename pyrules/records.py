@@ -1,0 +1,59 @@
+"""Frozen records: the classes of what pyrules gives back (Action, Verdict, Reason, Evidence,
+Legal, Unmodelled, Problem, Limits).
+
+Each is a dataclass (dataclasses.fields, asdict, replace and is_dataclass work on it), equal
+to another of its class with the same fields, hashable, printed field by field, and it
+refuses assignment (FrozenInstanceError), as a frozen dataclass does.  What differs is only
+how the class is made: @dataclass(frozen=True) writes six methods of each class as source
+text and compiles them when the module is imported (about 0.6 ms a class: 5 ms of every
+`pyrules check` for these eight), whereas a record writes its __init__ in its own source,
+compiled once into the module's bytecode and as fast as the generated one, and shares the
+other methods, written once below.  tests/test_records.py checks every record's __init__
+against its fields and its behaviour against a frozen dataclass's.
+"""
+from __future__ import annotations
+
+from dataclasses import FrozenInstanceError, dataclass, fields
+from typing import Any, ClassVar, TypeVar
+
+__all__ = ["Record", "record", "set_field"]
+
+C = TypeVar("C", bound=type)
+
+set_field = object.__setattr__
+"""What a record's __init__ sets each field with (its own __setattr__ refuses)."""
+
+
+class Record:
+    """The methods every record shares; a subclass is made a record by @record."""
+    __slots__ = ()
+    _names: tuple[str, ...] = ()            # the fields, in order (set by @record)
+    __dataclass_fields__: ClassVar[dict[str, Any]]      # (set by @record: a dataclass to type checkers too)
+
+    def _values(self) -> tuple:
+        return tuple([getattr(self, n) for n in self._names])
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._names)})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def record(cls: C) -> C:
+    """The class as a dataclass whose fields dataclasses knows, with no method generated (its
+    own __init__, the rest from Record)."""
+    made: Any = dataclass(init=False, repr=False, eq=False, match_args=False)(cls)
+    made._names = tuple(f.name for f in fields(made))
+    return made
