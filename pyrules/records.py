@@ -54,6 +54,6 @@ class Record:
 def record(cls: C) -> C:
     """The class as a dataclass whose fields dataclasses knows, with no method generated (its
     own __init__, the rest from Record)."""
-    made: Any = dataclass(init=False, repr=False, eq=False, match_args=False)(cls)
+    made: Any = dataclass(init=False, repr=False, eq=False)(cls)
     made._names = tuple(f.name for f in fields(made))
     return made

@@ -44,6 +44,7 @@ def test_a_records_init_takes_its_fields_in_order_with_their_defaults(cls):
     assert [p.default for p in params] == [inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
                                            for f in fields]
     assert [p.annotation for p in params] == [f.type for f in fields]
+    assert cls.__match_args__ == tuple(f.name for f in fields)     # (positional patterns of `match`)
 
 
 @pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)
