@@ -112,7 +112,7 @@ class Action(Record):
     @classmethod
     def made(cls, action: str, fields: dict[str, Any]) -> "Action":
         """Action(action=action, **fields), for fields already checked (decoded answers):
-        the frozen dataclass's __init__ sets its eleven fields one call at a time."""
+        __init__ sets its eleven fields one call at a time."""
         obj = object.__new__(cls)
         d = obj.__dict__
         d.update(_NONE)

@@ -261,7 +261,7 @@ def _size(v: Any, depth: int, limits: Limits, sizes: dict[int, int], open_: set[
         raise _Refused(f"nested more than {limits.max_depth} levels deep")
     if len(v) > limits.max_list_items:
         raise _Refused(f"has {len(v):,} {'entries' if isinstance(v, list) else 'keys'}, "
-                 f"more than the limit of {limits.max_list_items:,}")
+                       f"more than the limit of {limits.max_list_items:,}")
     open_.add(key)
     total = 1
     for k, x in (v.items() if isinstance(v, dict) else enumerate(v)):

@@ -17,12 +17,13 @@ RECORDS = [Action, Evidence, Legal, Problem, Reason, Unmodelled, Verdict, Limits
 
 
 def _value(f: dataclasses.Field, k: int):
-    """A value for field f (k makes values differ from one call to the next)."""
+    """A value for field f, its own (two fields of a type never get the same value, so that an
+    __init__ that swaps two fields is seen); k makes values differ from one call to the next."""
     t = str(f.type)
     if t.startswith("tuple"):
-        return (f"v{k}",)
+        return (f"{f.name}{k}",)
     if t.startswith("int"):
-        return 2 + k
+        return 2 + k + 100 * sum(map(ord, f.name))
     if t.startswith("bool"):
         return k % 2 == 1
     return f"{f.name}{k}"
@@ -53,6 +54,8 @@ def test_a_record_behaves_as_the_frozen_dataclass_of_its_fields(cls):
     values = {f.name: _value(f, 1) for f in dataclasses.fields(cls)}
     made, same, their = cls(**values), cls(**values), twin(**values)
     assert repr(made) == repr(their)
+    assert list(made.__dict__.items()) == list(their.__dict__.items())     # (Evidence.to_json reads it)
+    assert cls.__match_args__ == twin.__match_args__
     assert made == same and hash(made) == hash(same) and hash(made) == hash(their)
     assert made != their                                    # another class, the same values
     first = dataclasses.fields(cls)[0].name
@@ -78,3 +81,17 @@ def test_records_nest_and_compare_by_value():
     assert verdict("a") == verdict("a") and hash(verdict("a")) == hash(verdict("a"))
     assert verdict("a") != verdict("b")
     assert Legal((Action("draw"),), False) == Legal(permitted=(Action("draw"),), replay=False)
+
+
+def test_a_plain_subclass_of_a_record_may_add_attributes_but_not_change_fields():
+    """As with a frozen dataclass: the record's own fields stay frozen in a subclass, which may
+    set attributes of its own."""
+    class Noted(Verdict):
+        pass
+    v = Noted(Action("draw"), True)
+    v.note = "mine"
+    assert v.note == "mine"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.permitted = False
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Verdict(Action("draw"), True).note = "x"
