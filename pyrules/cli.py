@@ -123,8 +123,9 @@ def run() -> None:
     collector's sight (gc.freeze) once the Engine is made (_started), and again here when
     the command ends (the query commands end the process before, _done): its passes during
     the query and the interpreter's last one at exit walk only what the query made (about
-    a sixth of a `pyrules check`, as the start-up row of benchmarks/bench.py measures).  Objects are still freed when no longer referenced; only
-    reference cycles among the frozen ones would stay, and they live until the end anyway.
+    a sixth of a `pyrules check`, as the start-up row of benchmarks/bench.py measures).
+    Objects are still freed when no longer referenced; only reference cycles among the
+    frozen ones would stay, and they live until the end anyway.
     main() called in-process (click's CliRunner) freezes nothing."""
     _CONSOLE[0] = True
     try:

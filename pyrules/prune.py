@@ -30,8 +30,9 @@ nothing).  Constant names given by `#const` stand for anything; a program with p
 than `base` or with `#external` atoms is kept whole.  A conditional `#show` is kept like a
 rule: only when its positive condition can hold.  The keys of a fact and the rules kept
 for a set of keys are cached (facts repeat from query to query); the analysis of the rule
-files (made by pyrules/dependencies.py, which walks clingo's AST) is plain JSON (strings: a predicate `name/arity`, a place `name/arity:position`, a
-functor `name/arity`, `#number` or `#string`), kept per rules version (pyrules/cache.py).
+files (made by pyrules/dependencies.py, which walks clingo's AST) is plain JSON (strings: a
+predicate `name/arity`, a place `name/arity:position`, a functor `name/arity`, `#number` or
+`#string`), kept per rules version (pyrules/cache.py).
 tests/test_prune.py checks that every ruling case's answer is the same with and without.
 """
 from __future__ import annotations
