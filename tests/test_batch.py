@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +172,11 @@ def test_benchmark_quick_mode_runs():
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
     assert "floor" in res.stdout
+
+
+def test_instruction_count_says_when_valgrind_is_missing(tmp_path):
+    # benchmarks/instructions.py counts with valgrind, which is no dependency: without it, exit 2 and say so
+    res = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "instructions.py")], capture_output=True,
+                         text=True, timeout=120, env={**os.environ, "PATH": str(tmp_path)})
+    assert res.returncode == 2, res.stderr
+    assert "valgrind is not installed" in res.stderr
