@@ -125,3 +125,49 @@ def head_body(rule: Any) -> tuple[list[tuple[Sig, Any]], set[Sig]]:
         if key in head.keys() and getattr(head, key) is not None:
             body |= signatures(getattr(head, key))
     return defined, body
+
+
+class _Unnamed(ast.Transformer):
+    """Gives each anonymous variable `_` under a node a fresh name (see name_anonymous)."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self.k = 0
+
+    def visit_Variable(self, node: Any) -> Any:
+        if node.name != "_":
+            return node
+        while True:
+            self.k += 1
+            name = f"Any{self.k}"
+            if name not in self.taken:
+                return ast.Variable(node.location, name)
+
+
+def _variable_names(node: Any, out: set[str]) -> set[str]:
+    if node.ast_type == ASTType.Variable:
+        out.add(node.name)
+    for child in children(node):
+        _variable_names(child, out)
+    return out
+
+
+def name_anonymous(stmt: Any) -> Any:
+    """A rule with each `_` of its positive body literals named (Any1, Any2, ...), the same
+    rule to clingo: each name occurs once, so it matches anything as `_` does.  clingo
+    projects a positive literal with an anonymous variable through a rule and predicate of
+    its own, for every such literal of every query; named, it is matched directly (about
+    15% of clingo's work on the issue 13 board, benchmarks/instructions.py).  An `_` under
+    `not`, in an aggregate or in a condition keeps its meaning only as `_` and stays."""
+    if stmt.ast_type != ASTType.Rule:
+        return stmt
+    positive = [i for i, lit in enumerate(stmt.body)
+                if lit.ast_type == ASTType.Literal and lit.sign == ast.Sign.NoSign
+                and lit.atom.ast_type == ASTType.SymbolicAtom]
+    if not positive:
+        return stmt
+    namer = _Unnamed(_variable_names(stmt, set()))
+    body = list(stmt.body)
+    for i in positive:
+        body[i] = namer(body[i])
+    return stmt.update(body=body) if namer.k else stmt

@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Iterator, Sequence, overload
 import clingo
 from clingo import Symbol
 
+from .astwalk import name_anonymous
 from .errors import InvalidInput, Problem
 from .prune import Pruner
 from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args
@@ -114,6 +115,7 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
         if {str(statements[i]) for i in parts} == {"#program base."}:
             drop = set(parts[1:])
             statements = [s for i, s in enumerate(statements) if i not in drop]
+        statements = [name_anonymous(s) for s in statements]     # (astwalk.name_anonymous: no projections)
         if ground_check:
             ctl = clingo.Control(CLINGO_ARGS, logger=log)   # a first grounding finds unsafe variables
             with ProgramBuilder(ctl) as builder:
