@@ -171,3 +171,12 @@ def name_anonymous(stmt: Any) -> Any:
     for i in positive:
         body[i] = namer(body[i])
     return stmt.update(body=body) if namer.k else stmt
+
+
+def unpooled(stmt: Any) -> list[Any]:
+    """A statement with its pools (`p(1;2)`, `T = (a;b)`) spread into one statement per
+    element, as clingo spreads them before grounding: the pruner (pyrules/prune.py) then
+    leaves out each alternative that cannot fire with a query's facts on its own."""
+    if stmt.ast_type != ASTType.Rule:
+        return [stmt]
+    return list(stmt.unpool())

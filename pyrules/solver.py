@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator, Sequence, overload
 import clingo
 from clingo import Symbol
 
-from .astwalk import name_anonymous
+from .astwalk import name_anonymous, unpooled
 from .errors import InvalidInput, Problem
 from .prune import Pruner
 from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args
@@ -115,7 +115,7 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
         if {str(statements[i]) for i in parts} == {"#program base."}:
             drop = set(parts[1:])
             statements = [s for i, s in enumerate(statements) if i not in drop]
-        statements = [name_anonymous(s) for s in statements]     # (astwalk.name_anonymous: no projections)
+        statements = [name_anonymous(u) for s in statements for u in unpooled(s)]   # (astwalk: what clingo would do)
         if ground_check:
             ctl = clingo.Control(CLINGO_ARGS, logger=log)   # a first grounding finds unsafe variables
             with ProgramBuilder(ctl) as builder:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from clingo import ast
 
 from pyrules.astwalk import (AtomRewriter, atoms, children, head_body, name_anonymous, predicates_read, signatures,
-                             with_first_argument)
+                             unpooled, with_first_argument)
 from pyrules.solver import parse_text
 
 
@@ -56,6 +56,12 @@ def test_the_anonymous_variables_of_positive_body_literals_get_names_of_their_ow
     assert name_anonymous(fact) is fact
 
 
+def test_a_rule_with_pools_is_spread_into_one_rule_per_element():
+    (rule,) = _rules("f(A,n(N)) :- p(A,T), T = (t(N,_);b(N,_)). ")
+    assert [str(r) for r in unpooled(rule)] == ["f(A,n(N)) :- p(A,T); T = t(N,_).", "f(A,n(N)) :- p(A,T); T = b(N,_)."]
+    assert [str(r) for r in unpooled(_rules("k(a;b).")[0])] == ["k(a).", "k(b)."]
+
+
 def _anonymous_in_positive_literals(stmt) -> int:
     """How many `_` a rule's positive body literals hold."""
     def count(node) -> int:
@@ -67,8 +73,8 @@ def _anonymous_in_positive_literals(stmt) -> int:
 
 
 def test_the_rules_with_named_anonymous_variables_give_the_same_answers(monkeypatch):
-    """The rule files parsed as written (every `_` left to clingo's projection) and as the
-    engine replays them give the same shown atoms, on the benchmark's boards and on every
+    """The rule files parsed as written (every `_` left to clingo's projection, the pools
+    to clingo) and as the engine replays them give the same shown atoms, on the benchmark's boards and on every
     example snapshot."""
     import sys
     from pathlib import Path
@@ -82,6 +88,7 @@ def test_the_rules_with_named_anonymous_variables_give_the_same_answers(monkeypa
 
     eng = Engine()
     monkeypatch.setattr(solver, "name_anonymous", lambda s: s)
+    monkeypatch.setattr(solver, "unpooled", lambda s: [s])
     as_written = solver.parse_rules(eng.files, ground_check=False)
     assert sum(map(_anonymous_in_positive_literals, as_written)) > 100
     assert sum(map(_anonymous_in_positive_literals, eng.statements.parsed)) == 0
