@@ -25,7 +25,6 @@ from typing import Callable, Iterable, Iterator, Sequence, overload
 import clingo
 from clingo import Symbol
 
-from .astwalk import name_anonymous, unpooled
 from .errors import InvalidInput, Problem
 from .prune import Pruner
 from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args
@@ -96,6 +95,8 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
     ground_check=False skips the grounding that finds unsafe variables (for files known to
     ground, pyrules/cache.py)."""
     from clingo.ast import ASTType, ProgramBuilder, parse_files
+
+    from .astwalk import name_anonymous, unpooled         # (clingo.ast: loaded only to parse)
     messages: list[str] = []
 
     def log(_code, message: str) -> None:
