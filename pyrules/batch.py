@@ -84,7 +84,7 @@ _PLAIN = {ast.ASTType.Rule, ast.ASTType.ShowSignature, ast.ASTType.ShowTerm, ast
           ast.ASTType.Program, ast.ASTType.Comment, ast.ASTType.Definition}
 
 
-def shared_statements(statements: Sequence) -> list | None:
+def shared_statements(statements: Sequence, cards: dict[str, int] | None = None) -> list | None:
     """The rules with a snapshot argument, or None when a construct is not supported
     (the batch then judges snapshots one by one); then the rules that give database cards
     their facts from the facts shared by the chunk (encode.batch_link_rules)."""
@@ -97,7 +97,7 @@ def shared_statements(statements: Sequence) -> list | None:
             out.append(tr(stmt))
     except _Unsupported:
         return None
-    out += [s for s in parse_text(batch_link_rules(predicates_read(statements)))
+    out += [s for s in parse_text(batch_link_rules(predicates_read(statements), cards))
             if s.ast_type != ast.ASTType.Program]
     return out
 
@@ -114,7 +114,10 @@ class Batch:
         self.readings = readings
         self.action: Action | None = parse_action(check) if check is not None else None
         self.chunk = max(1, chunk)
-        self.statements = engine.prepared("batch", shared_statements)
+        # the card part's predicates are card facts too: shared once per grounding (encode.NameTable)
+        engine.names.card_predicates.update(engine.card_part_predicates())
+        cards = dict(engine.names.card_predicates)
+        self.statements = engine.prepared("batch", lambda statements: shared_statements(statements, cards))
 
     def judge(self, snapshots: Iterable[Any]) -> Iterator[Result]:
         """One result per snapshot, in order: Legal, Verdict (check) or InvalidInput."""

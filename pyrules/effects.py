@@ -335,6 +335,7 @@ def generated_entries(voc: Vocabulary | None = None) -> list[dict]:
 
 
 # ---- what the rules read ----------------------------------------------------------------
-EFFECT_READERS = {("applies", 2): 0, ("effect_on", 3): 0, ("player_effect_on", 3): 0}
-"""The derived predicates whose first argument is an effect term: lint reads their bodies to
-find which kinds the rules read (rules/effects.lp defines them)."""
+EFFECT_READERS = {("applies", 2): 0, ("effect_on", 3): 0, ("player_effect_on", 3): 0, ("card_effect", 5): 2}
+"""The predicates with an effect term (at the position given): the derived ones
+(rules/effects.lp defines them), and a card's own entries, which the card part of the rules
+reads (`#program card.`): lint reads the rules' bodies to find which kinds they read."""

@@ -101,6 +101,33 @@ class NameTable:
         # the card predicates (name, arity) the rules read; card facts of others are not given
         self.reads: set[tuple[str, int]] | None = None
         self.shared_ok: dict[str, bool] = {}
+        # the rules' card part (Engine.derive_card_facts): what it derives from a card's facts
+        # goes into the card's template; its predicates are card predicates in a batch
+        self.derive: Callable[[list[Symbol]], list[Symbol]] | None = None
+        self.card_predicates: dict[str, int] = dict(CARD_PREDICATES)
+
+    def prepare(self, cards: list[dict]) -> None:
+        """Make the templates of the database cards among these at once: the card part is
+        grounded once for all of them (each under a number of its own) instead of once each."""
+        if self.derive is None:
+            return
+        todo: dict[str, tuple[dict, list[Symbol]]] = {}
+        for card in cards:
+            name = card["name"]
+            if name in self.templates or name in todo or self.cards.get(name) is not card:
+                continue
+            probe = NameScope(self)
+            facts: list[Symbol] = []
+            card_facts(facts, Number(len(todo) + 1), card, probe)
+            if not probe.extra:              # (a card naming others outside the database: per query)
+                todo[name] = (card, facts)
+        if len(todo) < 2:
+            return
+        derived: dict[int, list[Symbol]] = {}
+        for f in self.derive([f for _, facts in todo.values() for f in facts]):
+            derived.setdefault(f.arguments[0].number, []).append(Function(f.name, [_PLACEHOLDER, *f.arguments[1:]]))
+        for k, (name, (card, _)) in enumerate(todo.items(), start=1):
+            self.templates[name] = self._template(card, NameScope(self), derived.get(k, []))
 
     def facts_of(self, card: dict, c: Symbol, scope: "NameScope", prefix: list[Symbol],
                  shared: set[str] | None = None) -> list[Symbol]:
@@ -138,11 +165,15 @@ class NameTable:
             got = self.card_facts[key] = [Function(n, [c, *rest]) for n, rest in template]
         return got
 
-    def _template(self, card: dict, scope: "NameScope") -> list[tuple[str, list[Symbol]]]:
-        """card_facts() of a card as (predicate, arguments after the card), for the predicates
-        the rules read."""
+    def _template(self, card: dict, scope: "NameScope", derived: list[Symbol] | None = None
+                  ) -> list[tuple[str, list[Symbol]]]:
+        """card_facts() of a card and what the card part derives from them (`derived`, if
+        prepare() has it), as (predicate, arguments after the card), for the predicates the
+        rules read."""
         out: list[Symbol] = []
         card_facts(out, _PLACEHOLDER, card, scope)
+        if self.derive is not None:
+            out += self.derive(out) if derived is None else derived
         reads = self.reads
         return [(n, args[1:]) for n, args in map(name_args, out) if reads is None or (n, len(args)) in reads]
 
@@ -150,7 +181,7 @@ class NameTable:
         """Whether a database card's facts can be shared: every one is a CARD_PREDICATES fact."""
         ok = self.shared_ok.get(name)
         if ok is None:
-            ok = self.shared_ok[name] = all(CARD_PREDICATES.get(n) == len(rest) + 1 for n, rest in template)
+            ok = self.shared_ok[name] = all(self.card_predicates.get(n) == len(rest) + 1 for n, rest in template)
         return ok
 
     def shared_facts(self, names: set[str]) -> list[Symbol]:
@@ -203,13 +234,14 @@ DB_CARD = DB_PREFIX + "card"            # db_card(W, C, N): card C of snapshot W
 PLACE = "pyrules_place"                 # place(W, C, Player, Zone, Slot, Owner, Position, Face) in a batch
 
 
-def batch_link_rules(reads: set[tuple[str, int]]) -> str:
+def batch_link_rules(reads: set[tuple[str, int]], cards: dict[str, int] | None = None) -> str:
     """The rules that give each database card of a batch its facts from the shared ones:
     P(W, C, Args) :- db_P(N, Args), db_card(W, C, N), for each card predicate P the rules
-    read (`reads`); and those that unpack each card's place fact into zone, slot, owner,
-    position and face.  Plumbing only: no game rule."""
+    read (`reads`; `cards`: the card predicates, CARD_PREDICATES and the card part's); and
+    those that unpack each card's place fact into zone, slot, owner, position and face.
+    Plumbing only: no game rule."""
     lines = []
-    for p, arity in CARD_PREDICATES.items():
+    for p, arity in (CARD_PREDICATES if cards is None else cards).items():
         if (p, arity) not in reads:
             continue
         args = "".join(f",X{i}" for i in range(1, arity))
@@ -259,6 +291,7 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
     (batch) is put before the arguments of every fact; with `shared` (batch), database cards
     get one db_card fact each and their names are collected in `shared` (NameTable.facts_of)."""
     enc = Encoding(game=game, names=names.scope(), prefix=list(prefix or ()))
+    names.prepare([e.card for e in game.entries])
     _encode_turn(enc, game)
     _number_cards(enc, game)
     for e in game.entries:

@@ -23,7 +23,8 @@ from .limits import Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 from .records import Record, record, set_field
-from .solver import Answer, Statements, atoms_of, forget_at_exit, ground_and_solve, parse_rules, pruner
+from .solver import (Answer, Statements, atoms_of, forget_at_exit, ground_and_solve, parse_rules, pruner,
+                     split_parts)
 
 ZONE_KEYS = {v: k for k, v in ZONES.items()}
 MODE_LEGAL = Function("mode", [Function("legal")])
@@ -368,19 +369,38 @@ class Engine:
             try:
                 if not isinstance(known, dict):
                     raise KeyError("rules")
-                texts, analysis = known["texts"], known["prune"]
-                if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
+                texts, analysis, card_texts = known["texts"], known["prune"], known["card_texts"]
+                if not all(isinstance(t, list) and all(isinstance(x, str) for x in t) for t in (texts, card_texts)):
                     raise TypeError("texts")
                 self.statements = Statements(texts)
                 made = pruner(self.statements, analysis)
             except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
                 for p in files:                                 # UTF-8 text, or InvalidInput naming the file
                     read_file(p, None, str(p))
-                parsed = parse_rules(files)
+                parsed, card = split_parts(parse_rules(files))
+                card_texts = [str(s) for s in card]
                 self.statements = Statements([str(s) for s in parsed], parsed)
                 made = pruner(self.statements)
-                cache.store("rules", k, {"prune": made.analysis, "texts": self.statements.texts})
+                cache.store("rules", k, {"prune": made.analysis, "texts": self.statements.texts,
+                                         "card_texts": card_texts})
+        self.card_part = Statements(card_texts)
         self.names.reads = made.predicates()
+        self.names.derive = self.derive_card_facts if card_texts else None
+
+    def derive_card_facts(self, facts: list[Symbol]) -> list[Symbol]:
+        """What the card part of the rules (`#program card.`: rules that read only one card's own
+        printed data) derives from these cards' facts: grounded once per database card, its
+        answers are kept with the card's facts (encode.NameTable) and given to every query as
+        facts, so no query grounds those rules.  A card is the first argument of each fact."""
+        given = set(facts)
+        return [a for a in ground_and_solve(self.card_part, facts, prune=False) if a not in given]
+
+    def card_part_predicates(self) -> dict[str, int]:
+        """The predicates (name -> arity) the card part defines: card facts as much as
+        encode.CARD_PREDICATES (a batch shares them once per grounding)."""
+        from .astwalk import head_body
+        return {name: arity for s in self.card_part.parsed if s.ast_type.name == "Rule"
+                for (name, arity), _ in head_body(s)[0]}
 
     # ---- the seam batch and search use: prepare, encode, solve, read ----------------
     def forget_parsed(self) -> None:

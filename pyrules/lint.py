@@ -72,6 +72,7 @@ class Rule:
     text: str
     positive: list[tuple[Sig, Any]] = field(default_factory=list)   # positive body atoms
     body_atoms: list[tuple[Sig, Any]] = field(default_factory=list)  # every body atom, with its term
+    part: str = "base"                # the #program part it belongs to (card: see check_card_part)
 
 
 @dataclass
@@ -250,8 +251,13 @@ def read_program(folder: Path) -> Program:
             prog.findings += _clingo_findings(messages, "parse", folder) or \
                 [Finding(rel(path, folder), 0, "parse", "cannot parse")]
             continue
+        part = "base"
         for st in stmts:
+            if st.ast_type == ASTType.Program:
+                part = st.name
             _read_statement(prog, path, lines, st)
+            if st.ast_type == ASTType.Rule:
+                prog.rules[-1].part = part
     return prog
 
 
@@ -459,6 +465,7 @@ def lint(folder: str | Path, rulings: str | Path | None = None) -> list[Finding]
     findings += check_vocabulary(prog, folder)
     findings += check_readings(prog, folder, sources)
     findings += check_effects(prog, folder)
+    findings += check_card_part(prog, folder)
     return sorted(set(findings))
 
 
@@ -668,3 +675,48 @@ def check_effects(prog: Program, folder: Path) -> list[Finding]:
             out.append(Finding(rel(path, folder), 0, "effect",
                                f"{name!r} is declared among the {what} but no rule reads it"))
     return out
+
+
+# ---- the card part ----------------------------------------------------------------------
+def check_card_part(prog: Program, folder: Path) -> list[Finding]:
+    """The rules of the card part (`#program card.`) are grounded once per card with that
+    card's facts alone (pyrules.engine.Engine.derive_card_facts): each reads only card
+    predicates (encode.CARD_PREDICATES and the card part's own heads) of one card, the
+    variable that is the first argument of its head, which stands nowhere else in the head.
+    Only parts base and card exist."""
+    from .encode import CARD_PREDICATES
+    card_rules = [r for r in prog.rules if r.part == "card"]
+    known = {(n, a) for n, a in CARD_PREDICATES.items()} | {sig for r in card_rules for sig, _ in r.heads}
+    out = [Finding(rel(r.file, folder), r.line, "card part", f"#program {r.part}: only base and card exist")
+           for r in prog.rules if r.part not in ("base", "card")]
+    for r in card_rules:
+        problems = []
+        cards = {_first_variable(term) for _, term in r.heads}
+        card = cards.pop() if len(cards) == 1 else None
+        if card is None:
+            problems.append("its head does not name one card (a variable) as the first argument")
+        elif any(card in _variables(a) for _, term in r.heads for a in term.arguments[1:]):
+            problems.append(f"its head names the card {card} again after the first argument")
+        for sig, term in r.body_atoms:
+            if sig not in known:
+                problems.append(f"it reads {sig[0]}/{sig[1]}, not a card's own data")
+            elif card is not None and _first_variable(term) != card:
+                problems.append(f"{sig[0]}/{sig[1]} is not read of the card {card}")
+        out += [Finding(rel(r.file, folder), r.line, "card part", p) for p in problems]
+    return out
+
+
+def _first_variable(term: Any) -> str | None:
+    """The name of the variable a function term has as its first argument (None otherwise)."""
+    if term.ast_type != ASTType.Function or not term.arguments:
+        return None
+    first = term.arguments[0]
+    return first.name if first.ast_type == ASTType.Variable else None
+
+
+def _variables(node: Any) -> set[str]:
+    """The names of the variables under an AST node."""
+    from .astwalk import children
+    if node.ast_type == ASTType.Variable:
+        return {node.name}
+    return set().union(*(_variables(c) for c in children(node)))

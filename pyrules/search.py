@@ -435,10 +435,11 @@ class Searcher:
         self.pool_words = "; ".join(f"{k}: {', '.join(v)}" for k, v in by_kind.items())
         self.search_dir = engine.rules_dir / SEARCH_DIR
         generator = self.search_dir / "generator.lp"
-        # the engine's parsed rules (their #show apart) and the generator, parsed once per Engine
+        # the engine's parsed rules (their #show apart), their card part (the search's cards are
+        # chosen in ASP, so it derives their facts there) and the generator, parsed once per Engine
         # (grounded whole, never pruned: no pruner's analysis)
-        self._rules = engine.prepared("search", lambda rules: without_show(rules) + parse_text(
-            generator.read_text(encoding="utf-8")), pruned=False)
+        self._rules = engine.prepared("search", lambda rules: without_show(rules) + list(engine.card_part.parsed)
+                                      + parse_text(generator.read_text(encoding="utf-8")), pruned=False)
 
     # ---- program assembly ------------------------------------------------------
     def _slots(self, scope: Scope) -> list[tuple[int, int, str, int]]:

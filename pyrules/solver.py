@@ -121,12 +121,33 @@ def parse_rules(files: list[Path], ground_check: bool = True) -> list:
             ctl = clingo.Control(CLINGO_ARGS, logger=log)   # a first grounding finds unsafe variables
             with ProgramBuilder(ctl) as builder:
                 add_statements(builder, statements)
-            ctl.ground(BASE)
+            ctl.ground(BASE + [(CARD_PART, [])])
     except RuntimeError as e:
         where = str(files[0].parent) if files else "rules"
         errors = [m for m in messages if "error" in m] or messages or [str(e)]
         raise InvalidInput([Problem(where, f"the rules do not load: {m}") for m in errors]) from None
     return statements
+
+
+CARD_PART = "card"
+
+
+def split_parts(statements: list) -> tuple[list, list]:
+    """(the statements of the base part, after one "#program base.", as parse_rules gives them;
+    those of the card part, `#program card.`, without directives).  The card part holds the
+    rules that read only one card's own printed data: an Engine grounds it once per card and
+    gives each query its answers with the card's facts (Engine.derive_card_facts)."""
+    base: list = []
+    card: list = []
+    part = "base"
+    for s in statements:
+        if s.ast_type.name == "Program":
+            part = s.name
+            if not base:
+                base.append(s)
+            continue
+        (card if part == CARD_PART else base).append(s)
+    return base, card
 
 
 class Statements(Sequence):
