@@ -391,9 +391,13 @@ class Engine:
         """What the card part of the rules (`#program card.`: rules that read only one card's own
         printed data) derives from these cards' facts: grounded once per database card, its
         answers are kept with the card's facts (encode.NameTable) and given to every query as
-        facts, so no query grounds those rules.  A card is the first argument of each fact."""
+        facts, so no query grounds those rules.  A card is the first argument of each fact: an
+        answer that does not name one of the given cards first (a rule lint would refuse) is
+        dropped rather than given to some other card."""
         given = set(facts)
-        return [a for a in ground_and_solve(self.card_part, facts, prune=False) if a not in given]
+        cards = {f.arguments[0] for f in facts if f.arguments}
+        return [a for a in ground_and_solve(self.card_part, facts, prune=False)
+                if a not in given and a.arguments and a.arguments[0] in cards]
 
     def card_part_predicates(self) -> dict[str, int]:
         """The predicates (name -> arity) the card part defines: card facts as much as
