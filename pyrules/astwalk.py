@@ -180,3 +180,42 @@ def unpooled(stmt: Any) -> list[Any]:
     if stmt.ast_type != ASTType.Rule:
         return [stmt]
     return list(stmt.unpool())
+
+
+def effect_kinds_read(statements: Iterable[Any], readers: dict[Sig, int]) -> list[str] | None:
+    """The effect kinds the statements read by name: the functor at the effect position
+    (`readers`: signature -> position, effects.EFFECT_READERS) of every body atom that names
+    one.  None when some rule reads an effect term through a variable that it neither passes on
+    unchanged into an effect position of its head (effect_on, applies: the machinery of
+    rules/effects.lp) nor leaves alone (a rule about an entry whatever its kind): such a rule may
+    read any kind, so every kind is read."""
+    kinds: set[str] = set()
+    for stmt in statements:
+        if stmt.ast_type != ASTType.Rule:
+            continue
+        defined, _ = head_body(stmt)
+        passed = {t.arguments[readers[sig]].name for sig, t in defined
+                  if sig in readers and t.ast_type == ASTType.Function
+                  and t.arguments[readers[sig]].ast_type == ASTType.Variable}
+        counts: dict[str, int] = {}
+        _count_variables(stmt, counts)
+        for sig, term in atoms(list(stmt.body)):
+            if sig not in readers or term.ast_type != ASTType.Function:
+                continue
+            arg = term.arguments[readers[sig]]
+            if arg.ast_type == ASTType.Variable:
+                if arg.name != "_" and arg.name not in passed and counts.get(arg.name, 0) > 1:
+                    return None
+                continue
+            found = term_atoms(arg)
+            if not found:
+                return None
+            kinds.add(found[0][0][0])
+    return sorted(kinds)
+
+
+def _count_variables(node: Any, counts: dict[str, int]) -> None:
+    if node.ast_type == ASTType.Variable:
+        counts[node.name] = counts.get(node.name, 0) + 1
+    for child in children(node):
+        _count_variables(child, counts)

@@ -105,6 +105,9 @@ class NameTable:
         # goes into the card's template; its predicates are card predicates in a batch
         self.derive: Callable[[list[Symbol]], list[Symbol]] | None = None
         self.card_predicates: dict[str, int] = dict(CARD_PREDICATES)
+        # the effect kinds the query's rules read (astwalk.effect_kinds_read; None: any kind):
+        # a card's entries of other kinds reach only the card part
+        self.effect_kinds: frozenset[str] | None = None
 
     def prepare(self, cards: list[dict]) -> None:
         """Make the templates of the database cards among these at once: the card part is
@@ -174,7 +177,10 @@ class NameTable:
         card_facts(out, _PLACEHOLDER, card, scope)
         if self.derive is not None:
             out += self.derive(out) if derived is None else derived
-        reads = self.reads
+        reads, kinds = self.reads, self.effect_kinds
+        if kinds is not None:
+            unread = {a[1] for n, a in map(name_args, out) if n == "card_effect" and a[2].name not in kinds}
+            out = [f for f in out if f.name not in _ENTRY_FACTS or f.arguments[1] not in unread]
         return [(n, args[1:]) for n, args in map(name_args, out) if reads is None or (n, len(args)) in reads]
 
     def shareable(self, name: str, template: list[tuple[str, list[Symbol]]]) -> bool:
@@ -222,6 +228,7 @@ class NameScope:
 
 
 _PLACEHOLDER = Number(0)
+_ENTRY_FACTS = ("card_effect", "effect_to", "effect_while")     # the facts of one effect entry (card, entry, ...)
 
 # What card_facts() can say about a card: predicate -> arity (the card is the first argument).
 # A batch gives these facts once per grounding, keyed by the card's name number (shared_facts),

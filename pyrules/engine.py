@@ -15,7 +15,7 @@ from clingo import Function, Symbol, SymbolType
 from . import cache
 from .actions import SIGNATURES, Action, parse_action
 from .cards import CardDB
-from .effects import use_rules
+from .effects import EFFECT_READERS, use_rules
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
@@ -369,9 +369,11 @@ class Engine:
             try:
                 if not isinstance(known, dict):
                     raise KeyError("rules")
-                texts, analysis, card_texts = known["texts"], known["prune"], known["card_texts"]
+                texts, analysis, card_texts, kinds = known["texts"], known["prune"], known["card_texts"], known["kinds"]
                 if not all(isinstance(t, list) and all(isinstance(x, str) for x in t) for t in (texts, card_texts)):
                     raise TypeError("texts")
+                if not (kinds is None or isinstance(kinds, list) and all(isinstance(x, str) for x in kinds)):
+                    raise TypeError("kinds")
                 self.statements = Statements(texts)
                 made = pruner(self.statements, analysis)
             except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
@@ -379,12 +381,15 @@ class Engine:
                     read_file(p, None, str(p))
                 parsed, card = split_parts(parse_rules(files))
                 card_texts = [str(s) for s in card]
+                from .astwalk import effect_kinds_read      # (clingo.ast: loaded only to parse)
+                kinds = effect_kinds_read(parsed, EFFECT_READERS)
                 self.statements = Statements([str(s) for s in parsed], parsed)
                 made = pruner(self.statements)
                 cache.store("rules", k, {"prune": made.analysis, "texts": self.statements.texts,
-                                         "card_texts": card_texts})
+                                         "card_texts": card_texts, "kinds": kinds})
         self.card_part = Statements(card_texts)
         self.names.reads = made.predicates()
+        self.names.effect_kinds = None if kinds is None else frozenset(kinds)
         self.names.derive = self.derive_card_facts if card_texts else None
 
     def derive_card_facts(self, facts: list[Symbol]) -> list[Symbol]:

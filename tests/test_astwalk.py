@@ -101,3 +101,17 @@ def test_the_rules_with_named_anonymous_variables_give_the_same_answers(monkeypa
         named = sorted(map(str, solver.ground_and_solve(eng.statements.parsed, facts, prune=False)))
         written = sorted(map(str, solver.ground_and_solve(as_written, facts, prune=False)))
         assert named == written and any(a.startswith("permitted(") for a in named)
+
+
+def test_the_effect_kinds_the_rules_read_by_name():
+    from pyrules.astwalk import effect_kinds_read
+    from pyrules.effects import EFFECT_READERS
+    rules = _rules("""
+        applies(E,C) :- effect_on(E,C,_).
+        effect_on(E,C,card(C,X)) :- card_effect(C,X,E,card,_), printed_active(C,X).
+        printed_active(C,X) :- card_effect(C,X,_,_,anywhere).
+        stop(C) :- applies(cannot_attack,C).
+        cost(C,N) :- applies(attack_cost(N),C).""")
+    assert effect_kinds_read(rules, EFFECT_READERS) == ["attack_cost", "cannot_attack"]
+    # a rule that reads any kind and keeps it elsewhere than an effect position: every kind is read
+    assert effect_kinds_read(rules + _rules("kind_of(C,E) :- applies(E,C)."), EFFECT_READERS) is None

@@ -33,7 +33,8 @@ def test_the_card_part_grounded_with_the_query_gives_the_same_answers():
     own grounding of the card part (its rules given to the query with the plain card facts)."""
     eng = Engine()
     plain = Engine()
-    plain.names.derive = None                       # the card facts without the card part's answers
+    plain.names.derive = None                       # the card facts without the card part's answers,
+    plain.names.effect_kinds = None                 # with every entry (those only the card part reads too)
     both = list(eng.statements.parsed) + list(eng.card_part.parsed)
     snapshots = [summons_board(1), typical(1), synchro_board(1)] + [load_yaml(p.read_text()) for p in EXAMPLES]
     for snap in snapshots:
@@ -72,3 +73,15 @@ def test_without_a_card_part_the_rules_still_run(tmp_path):
     assert eng.names.derive is None
     assert sorted(map(str, eng.legal(summons_board(1)).permitted)) == \
         sorted(map(str, Engine().legal(summons_board(1)).permitted))
+
+
+def test_entries_of_kinds_only_the_card_part_reads_stay_out_of_the_query():
+    """A Fusion Monster's material entries feed the card part (its answers are in the template)
+    but no rule of the query names fusion_material: the query is not given them."""
+    eng = Engine()
+    assert eng.names.effect_kinds is not None and "fusion_material" not in eng.names.effect_kinds
+    eng.legal(summons_board(1))
+    kept = eng.names.templates["Dark Paladin"]
+    effects = [a[1].name for p, a in kept if p == "card_effect"]
+    assert effects == ["special_summon_restriction"]
+    assert [p for p, _ in kept].count("fusion_need") == 2
