@@ -144,12 +144,14 @@ class _Unnamed(ast.Transformer):
                 return ast.Variable(node.location, name)
 
 
-def _variable_names(node: Any, out: set[str]) -> set[str]:
+def variable_counts(node: Any, counts: dict[str, int] | None = None) -> dict[str, int]:
+    """How often each variable (by name, `_` included) occurs under an AST node."""
+    counts = {} if counts is None else counts
     if node.ast_type == ASTType.Variable:
-        out.add(node.name)
+        counts[node.name] = counts.get(node.name, 0) + 1
     for child in children(node):
-        _variable_names(child, out)
-    return out
+        variable_counts(child, counts)
+    return counts
 
 
 def name_anonymous(stmt: Any) -> Any:
@@ -166,7 +168,7 @@ def name_anonymous(stmt: Any) -> Any:
                 and lit.atom.ast_type == ASTType.SymbolicAtom]
     if not positive:
         return stmt
-    namer = _Unnamed(_variable_names(stmt, set()))
+    namer = _Unnamed(set(variable_counts(stmt)))
     body = list(stmt.body)
     for i in positive:
         body[i] = namer(body[i])
@@ -197,8 +199,7 @@ def effect_kinds_read(statements: Iterable[Any], readers: dict[Sig, int]) -> lis
         passed = {t.arguments[readers[sig]].name for sig, t in defined
                   if sig in readers and t.ast_type == ASTType.Function
                   and t.arguments[readers[sig]].ast_type == ASTType.Variable}
-        counts: dict[str, int] = {}
-        _count_variables(stmt, counts)
+        counts = variable_counts(stmt)
         for sig, term in atoms(list(stmt.body)):
             if sig not in readers or term.ast_type != ASTType.Function:
                 continue
@@ -212,10 +213,3 @@ def effect_kinds_read(statements: Iterable[Any], readers: dict[Sig, int]) -> lis
                 return None
             kinds.add(found[0][0][0])
     return sorted(kinds)
-
-
-def _count_variables(node: Any, counts: dict[str, int]) -> None:
-    if node.ast_type == ASTType.Variable:
-        counts[node.name] = counts.get(node.name, 0) + 1
-    for child in children(node):
-        _count_variables(child, counts)

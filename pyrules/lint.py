@@ -38,7 +38,7 @@ from clingo.ast import ASTType
 
 import yaml
 
-from .astwalk import Sig, atoms, head_body, term_atoms
+from .astwalk import Sig, atoms, head_body, term_atoms, variable_counts
 from .effects import DECLARATION, EFFECT_READERS, load_vocabulary
 from .engine import program_files
 from .errors import InvalidInput
@@ -686,7 +686,7 @@ def check_card_part(prog: Program, folder: Path) -> list[Finding]:
     Only parts base and card exist."""
     from .encode import CARD_PREDICATES
     card_rules = [r for r in prog.rules if r.part == "card"]
-    known = {(n, a) for n, a in CARD_PREDICATES.items()} | {sig for r in card_rules for sig, _ in r.heads}
+    known = set(CARD_PREDICATES.items()) | {sig for r in card_rules for sig, _ in r.heads}
     out = [Finding(rel(r.file, folder), r.line, "card part", f"#program {r.part}: only base and card exist")
            for r in prog.rules if r.part not in ("base", "card")]
     for r in card_rules:
@@ -695,7 +695,7 @@ def check_card_part(prog: Program, folder: Path) -> list[Finding]:
         card = cards.pop() if len(cards) == 1 else None
         if card is None:
             problems.append("its head does not name one card (a variable) as the first argument")
-        elif any(card in _variables(a) for _, term in r.heads for a in term.arguments[1:]):
+        elif any(card in variable_counts(a) for _, term in r.heads for a in term.arguments[1:]):
             problems.append(f"its head names the card {card} again after the first argument")
         for sig, term in r.body_atoms:
             if sig not in known:
@@ -712,11 +712,3 @@ def _first_variable(term: Any) -> str | None:
         return None
     first = term.arguments[0]
     return first.name if first.ast_type == ASTType.Variable else None
-
-
-def _variables(node: Any) -> set[str]:
-    """The names of the variables under an AST node."""
-    from .astwalk import children
-    if node.ast_type == ASTType.Variable:
-        return {node.name}
-    return set().union(*(_variables(c) for c in children(node)))

@@ -143,7 +143,7 @@ def split_parts(statements: list) -> tuple[list, list]:
     for s in statements:
         if s.ast_type.name == "Program":
             part = s.name
-            if not base:
+            if not base and part == "base":
                 base.append(s)
             continue
         (card if part == CARD_PART else base).append(s)
