@@ -20,13 +20,15 @@ def test_a_cards_template_carries_what_the_card_part_derives_from_it():
     eng = Engine()
     eng.legal(summons_board(1))
     kept = dict.fromkeys(p for p, _ in eng.names.templates["Dark Paladin"])
-    assert {"fusion_need", "fusion_size", "fusion_weight", "fusion_fits", "fusion_has_spec",
+    assert {"fusion_need", "fusion_weight", "fusion_fits", "fusion_has_spec",
             "fusion_substitute_ok", "extra_deck_monster", "special_summon_only_monster"} <= set(kept)
-    assert "fusion_rank" not in kept and "fusion_goal" not in kept      # read only inside the card part
+    for inner in ("fusion_rank", "fusion_goal", "fusion_size"):         # read only inside the card part
+        assert inner not in kept
+    assert "tributes_required" not in kept                               # an Extra Deck monster has no Tribute count
     balter = dict((p, a) for p, a in eng.names.templates["Dark Balter the Terrible"])
     assert "fusion_has_spec" in balter and "fusion_substitute_ok" not in balter     # its text: no substitute
-    size = [a for p, a in eng.names.templates["Dark Paladin"] if p == "fusion_size"]
-    assert [[x.number for x in a] for a in size] == [[2]]
+    fits = [a for p, a in eng.names.templates["Dark Paladin"] if p == "fusion_fits"]
+    assert {a[0].number for a in fits} == {2}                           # sets of its 2 materials
 
 
 def test_the_card_part_grounded_with_the_query_gives_the_same_answers():
