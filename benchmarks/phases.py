@@ -9,7 +9,7 @@ queries alternate one by one (the order swapping each round), so the machine's d
 the table gives the median of each phase in ms, the difference and the ratio.  Where
 benchmarks/instructions.py counts clingo's work, this shows what the Python around it costs.
 
-    python benchmarks/phases.py [N]      # N rounds (default 300), about half a minute
+    python benchmarks/phases.py [N]      # N rounds (default 300), about ten seconds
 
 Not part of the tests or CI.
 """

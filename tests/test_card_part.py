@@ -24,7 +24,6 @@ def test_a_cards_template_carries_what_the_card_part_derives_from_it():
             "fusion_substitute_ok", "extra_deck_monster", "special_summon_only_monster"} <= set(kept)
     for inner in ("fusion_rank", "fusion_goal", "fusion_size"):         # read only inside the card part
         assert inner not in kept
-    assert "tributes_required" not in kept                               # an Extra Deck monster has no Tribute count
     balter = dict((p, a) for p, a in eng.names.templates["Dark Balter the Terrible"])
     assert "fusion_has_spec" in balter and "fusion_substitute_ok" not in balter     # its text: no substitute
     fits = [a for p, a in eng.names.templates["Dark Paladin"] if p == "fusion_fits"]

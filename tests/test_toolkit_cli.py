@@ -189,8 +189,8 @@ def _edit(path: Path, old: str, new: str) -> None:
      r"rules/turn.lp:\d+: \[output\] #show of main_phase/0 outside output.lp"),
     (lambda r: _edit(r / "output.lp", "#show permitted/1.", "#show permitted/1.\n#show allowed(A) : permitted(A)."),
      "allowed/1 is not documented"),
-    (lambda r: _edit(r / "summons.lp", "tributes_required(I,0) :- level(I,L), L <= 4,",          # the card part
-                     "tributes_required(I,0) :- level(I,L), L <= 4, zone(I,_,hand),"),
+    (lambda r: _edit(r / "summons.lp", "tributes_required(I,0) :- level(I,L), L <= 4.",         # the card part
+                     "tributes_required(I,0) :- level(I,L), L <= 4, zone(I,_,hand)."),
      r"rules/summons.lp:\d+: \[card part\] it reads zone/3, not a card's own data"),
     (lambda r: _edit(r / "validity.lp", "extra_deck_monster(I) :- frame(I,fusion).", "extra_deck_monster(J) :- frame(I,fusion), name(J,I)."),
      "frame/2 is not read of the card J"),
