@@ -55,7 +55,106 @@ def analyse(statements: Sequence) -> dict:
     # only `#show p/n.` (or `#show.`) hides the atoms it does not name; term shows alone do not
     shows = any(s.ast_type == ASTType.ShowSignature for s in statements)
     return {"always": always, "rules": rules, "reads": reads, "shows": shows and not whole,
-            "order": giving_first(rules), "predicates": sorted({p for r in reads for p in r})}
+            "order": giving_first(rules), "predicates": sorted({p for r in reads for p in r}),
+            "zones": _zone_entries(statements, whole, consts, unstable)}
+
+
+def zone_entries(statements: Sequence) -> list:
+    """analyse()'s "zones" alone: what the pruner's zone step reads of each statement."""
+    kinds = {s.ast_type for s in statements}
+    whole = ASTType.External in kinds or any(
+        s.ast_type == ASTType.Program and s.name != "base" for s in statements)
+    consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
+    return _zone_entries(statements, whole, consts, _unstable(statements))
+
+
+def _zone_entries(statements: Sequence, whole: bool, consts: frozenset[str], unstable: set) -> list:
+    return [None if whole else _zone_entry(s, consts, _body_reads(s, unstable) is not None) for s in statements]
+
+
+def _zone_arg(term: Any, consts: frozenset[str]) -> list | None:
+    """An argument as the zone step of the pruner reads it: ["v", name] for a variable,
+    ["c", name] for a constant written (not a #const), None for anything else."""
+    if term.ast_type == ASTType.Variable:
+        return None if term.name == "_" else ["v", term.name]
+    if (term.ast_type == ASTType.SymbolicTerm and term.symbol.type is SymbolType.Function
+            and not term.symbol.arguments and term.symbol.name not in consts):
+        return ["c", term.symbol.name]
+    return None
+
+
+def _zone_atom(lit: Any, consts: frozenset[str]) -> list | None:
+    """[predicate, [argument...]] of a literal over one symbolic atom (no pool), else None."""
+    if lit.ast_type != ASTType.Literal or lit.atom.ast_type != ASTType.SymbolicAtom:
+        return None
+    found = list(atoms(lit.atom))
+    if len(found) != 1 or lit.atom.symbol.ast_type == ASTType.UnaryOperation:
+        return None
+    (name, arity), term = found[0]
+    return [f"{name}/{arity}", [_zone_arg(a, consts) for a in _arguments(term)]]
+
+
+def _binders(literals: Any, consts: frozenset[str]) -> list[list]:
+    """The positive literals over one symbolic atom among `literals`: what binds variables."""
+    out = []
+    for lit in literals:
+        if lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign:
+            got = _zone_atom(lit, consts)
+            if got is not None:
+                out.append(got)
+    return out
+
+
+def _zone_entry(stmt: Any, consts: frozenset[str], plain: bool) -> dict | None:
+    """What the zone step of the pruner (prune.py, "Facts by zone") reads of a rule or a
+    conditional #show: the atoms its head defines ("head": [predicate, [argument...]]), the
+    positive body literals that bind its variables ("bind"), every atom its body reads ("occ":
+    [predicate, [argument...], the binders of its aggregate element or condition]), whether it
+    is a plain rule whose head atoms matter only where they are read ("plain": _body_reads);
+    "any": the predicates read where this step does not look (a head's conditions, a pool, a
+    theory atom).  None for any other statement: what it reads is read whatever the zone."""
+    if stmt.ast_type not in (ASTType.Rule, ASTType.ShowTerm):
+        return None
+    occ, anywhere = _zone_reads(stmt.body, consts)
+    head: list[list] = []
+    if stmt.ast_type == ASTType.Rule:
+        defined, used = head_body(stmt)
+        head = [[f"{n}/{a}", [_zone_arg(x, consts) for x in _arguments(t)]] for (n, a), t in defined]
+        anywhere |= {f"{n}/{a}" for n, a in used} - {f"{n}/{a}" for n, a in signatures(list(stmt.body))}
+        if stmt.head.ast_type != ASTType.Literal:     # a choice or disjunction: its conditions, too
+            for element in getattr(stmt.head, "elements", ()):
+                anywhere.update(f"{n}/{a}" for n, a in signatures(element))
+    else:
+        anywhere.update(f"{n}/{a}" for n, a in signatures(stmt.term))
+    return {"head": head, "bind": _binders(stmt.body, consts), "occ": occ, "any": sorted(anywhere), "plain": plain}
+
+
+def _zone_reads(body: Any, consts: frozenset[str]) -> tuple[list[list], set[str]]:
+    """(each atom a body reads: [predicate, [argument...], the binders of its aggregate element
+    or condition], the predicates it reads where the zone step does not look)."""
+    occ: list[list] = []
+    anywhere: set[str] = set()
+
+    def read(lit: Any, extra: list[list]) -> None:
+        got = _zone_atom(lit, consts) if lit.ast_type == ASTType.Literal else None
+        if got is not None:
+            occ.append([got[0], got[1], extra])
+        elif not (lit.ast_type == ASTType.Literal and lit.atom.ast_type in (ASTType.Comparison, ASTType.BooleanConstant)):
+            anywhere.update(f"{n}/{a}" for n, a in signatures(lit))
+
+    for lit in body:
+        if lit.ast_type == ASTType.ConditionalLiteral:
+            extra = _binders(lit.condition, consts)
+            for inner in [lit.literal, *lit.condition]:
+                read(inner, extra)
+        elif lit.ast_type == ASTType.Literal and lit.atom.ast_type == ASTType.BodyAggregate:
+            for element in lit.atom.elements:
+                extra = _binders(element.condition, consts)
+                for inner in element.condition:
+                    read(inner, extra)
+        else:
+            read(lit, [])
+    return occ, anywhere
 
 
 def _unstable(statements: Sequence) -> set[tuple[str, int]]:

@@ -301,6 +301,19 @@ def program_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.lp") if not {"catalogue", "search"} & set(p.relative_to(folder).parts))
 
 
+def _zone_entries(k: str, statements: Statements) -> object:
+    """What the pruner's zone step reads of each statement (dependencies.zone_entries): kept
+    apart from the rest of the rules' analysis (a one-shot query, which skips the zone step,
+    does not load it), made from the parsed statements when none is kept under key k."""
+    known = cache.load("zones", k)
+    if isinstance(known, list) and len(known) == len(statements):
+        return known
+    from .dependencies import zone_entries
+    made = zone_entries(statements.parsed)
+    cache.store("zones", k, made)
+    return made
+
+
 class Engine:
     """Judges snapshots.  Create one and reuse it: the rules are read and parsed once.
 
@@ -376,6 +389,7 @@ class Engine:
                     raise TypeError("kinds")
                 self.statements = Statements(texts)
                 made = pruner(self.statements, analysis)
+                made.zones_loader = functools.partial(_zone_entries, k, self.statements)
             except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
                 for p in files:                                 # UTF-8 text, or InvalidInput naming the file
                     read_file(p, None, str(p))
@@ -385,8 +399,9 @@ class Engine:
                 kinds = effect_kinds_read(parsed, EFFECT_READERS)
                 self.statements = Statements([str(s) for s in parsed], parsed)
                 made = pruner(self.statements)
-                cache.store("rules", k, {"prune": made.analysis, "texts": self.statements.texts,
-                                         "card_texts": card_texts, "kinds": kinds})
+                cache.store("zones", k, made.analysis["zones"])
+                cache.store("rules", k, {"prune": {key: v for key, v in made.analysis.items() if key != "zones"},
+                                         "texts": self.statements.texts, "card_texts": card_texts, "kinds": kinds})
         self.card_part = Statements(card_texts)
         self.names.reads = made.predicates()
         self.names.effect_kinds = None if kinds is None else frozenset(kinds)

@@ -33,16 +33,45 @@ for a set of keys are cached (facts repeat from query to query); the analysis of
 files (made by pyrules/dependencies.py, which walks clingo's AST) is plain JSON (strings: a
 predicate `name/arity`, a place `name/arity:position`, a functor `name/arity`, `#number` or
 `#string`), kept per rules version (pyrules/cache.py).
+
+Facts by zone.  A card's facts are many (its name, kind, Level, Attribute, frame, place in its
+zone...), and many rules read them only for cards in some zones: `slot(I,S)` only where
+`zone(I,P,monster_zone)` binds I, a card's Attribute only for the Graveyard's monsters.  The
+zone step (on the statements kept, once per set of keys) leaves out the facts whose first
+argument is a card that no reading can match, again on the rules' text alone:
+
+- from the facts up: the zones of the cards that may stand at each place of a derived atom
+  (and the constants, for a zone written through a variable: `zone(I,P,Z), field_zone_kind(Z)`);
+  a body variable is bound by every positive literal it stands in, so its zones are what all
+  of them allow together (a `zone(I,P,Z)` literal: Z's zones); a place of a given predicate,
+  or a variable no positive literal binds, allows anything;
+- from the readers down: which zones may matter at each place: a reading (positive, under
+  `not`, in an aggregate or a condition) of a variable allows the zones its binders allow,
+  and within a plain rule (see above: only its head's readers use it), only those of its head
+  places' readers; a place holding anything but a variable, and any predicate read by a
+  statement not looked into (a `#show p/n`, a directive) or in a head's condition, matters
+  everywhere;
+- a fact whose first argument is a card of a zone that does not matter at that place is left
+  out; a number no `zone/3` fact places (a card gone) and every other fact are kept.
+
+Leaving such a fact out changes no answer: every rule instance it could match has a binder
+that cannot hold for that card, or a head atom no kept statement reads.  The step needs the
+`zone/3` facts to be the only zone atoms (a program deriving zone/3 keeps every fact) and the
+`#show p/n` statements (without them every atom is an answer).  A query that gives clingo the
+statements as text (an Engine's first queries) skips it: its analysis costs about 13 ms once.
+
 tests/test_prune.py checks that every ruling case's answer is the same with and without.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from clingo import Symbol, SymbolType
 
 NUMBER, STRING = "#number", "#string"
 ANYTHING = None                                 # a place where any term may stand
+ZONE = "zone/3"                                 # zone(I,P,Z): card I of player P is in zone Z
+UNPLACED = "#unplaced"                          # (the zone step) a number no zone fact places
 
 _KEYS: dict[Symbol, tuple] = {}                 # the keys of a fact, cached by its symbol
 _MAX_CACHED = 200_000
@@ -71,23 +100,39 @@ def _symbol_keys(f: Symbol) -> tuple:
 _SHARED: dict[tuple, tuple] = {}                # one tuple object for all facts with the same keys
 
 
+def _symbol_place(f: Symbol, keys: tuple) -> tuple:
+    """(the keys, the number in the fact's first place or None, the zone a `zone(I,P,Z)` fact
+    names or None): what the zone step reads of a fact."""
+    if not keys:
+        return keys, None, None
+    args = f.arguments
+    if not args:
+        return keys, None, None
+    first = args[0].number if args[0].type is SymbolType.Number else None
+    zone = None
+    if keys[0] == ZONE and args[2].type is SymbolType.Function and not args[2].arguments:
+        zone = args[2].name
+    return keys, first, zone
+
+
 def facts_keys(facts: Iterable[Symbol]) -> tuple[frozenset, list[tuple]]:
-    """The keys the facts give, and each fact's keys (cached per symbol; facts with the same
-    keys share one tuple, so that each is added once)."""
+    """The keys the facts give, and for each fact (its keys, the number in its first place,
+    the zone it names: _symbol_place), cached per symbol (facts with the same keys share one
+    keys tuple, so that each is added once)."""
     get = _KEYS.get
     each = []
     for f in facts:
         k = get(f)
         if k is None:
-            k = _symbol_keys(f)
-            k = _SHARED.setdefault(k, k)
+            keys = _symbol_keys(f)
+            k = _symbol_place(f, _SHARED.setdefault(keys, keys))
             if len(_KEYS) >= _MAX_CACHED:
                 _KEYS.clear()
                 _SHARED.clear()
             _KEYS[f] = k
         each.append(k)
     have: set = set()
-    for k in {id(k): k for k in each}.values():
+    for k in {id(k[0]): k[0] for k in each}.values():
         have.update(k)
     return frozenset(have), each
 
@@ -108,6 +153,9 @@ class Pruner:
         if (len(self.reads) != n or any(len(r) != 4 for r in self.rules)
                 or any(not (isinstance(i, int) and 0 <= i < n) for i in [*self.always, *(r[0] for r in self.rules)])):
             raise ValueError("the analysis is not of these statements")
+        self.zones: list | None = self._valid_zones(data.get("zones"))    # the zone step's entries
+        self.zones_loader: Callable[[], object] | None = None   # where they come from when not given
+        self._compiled: list | None = None      # the zone entries compiled (at the first query)
         self._defines = {r[0]: frozenset(sig for sig, _ in r[2]) for r in self.rules}
         self._body = {r[0]: None if r[3] is None else frozenset(r[3]) for r in self.rules}
         self._kept: dict[frozenset, list] = {}  # keys -> [kept indexes, predicates they read, kept statements]
@@ -122,6 +170,15 @@ class Pruner:
         except (AttributeError, ValueError):
             raise ValueError("the analysis names predicates that are not name/arity") from None
 
+    def _valid_zones(self, zones: object) -> list | None:
+        """The zone step's entries (dependencies.zone_entries) if they are of these statements;
+        None (every fact read is kept) otherwise."""
+        if isinstance(zones, list) and len(zones) == len(self.source) and all(
+                e is None or (isinstance(e, dict) and {"head", "bind", "occ", "any", "plain"} <= e.keys())
+                for e in zones):
+            return zones
+        return None
+
     def predicates(self) -> set[tuple[str, int]]:
         """Every predicate (name, arity) the statements read."""
         return set(self._predicates)
@@ -132,28 +189,57 @@ class Pruner:
 
     def program(self, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
         """(the statements to ground with these facts, the facts they read): a fact no kept
-        statement mentions (a card's Attribute while no kept rule asks) changes nothing."""
-        got, facts = self._select(facts)
+        statement mentions (a card's Attribute while no kept rule asks), or mentions only for
+        cards of other zones (the zone step), changes nothing."""
+        got, facts = self._select(facts, by_zone=True)
         if got[2] is None:
             got[2] = [self.source[i] for i in got[0]]
         return got[2], facts
 
-    def select(self, facts: Sequence[Symbol]) -> tuple[list[int], list[Symbol]]:
-        """program(), with the statements as their indexes."""
-        got, facts = self._select(facts)
+    def select(self, facts: Sequence[Symbol], by_zone: bool = False) -> tuple[list[int], list[Symbol]]:
+        """program(), with the statements as their indexes; the zone step only when asked (a
+        one-shot query spares its analysis: about 13 ms once, then 1-2 ms per new set of keys)."""
+        got, facts = self._select(facts, by_zone)
         return got[0], facts
 
-    def _select(self, facts: Sequence[Symbol]) -> tuple[list, list[Symbol]]:
+    def _select(self, facts: Sequence[Symbol], by_zone: bool) -> tuple[list, list[Symbol]]:
         keys, each = facts_keys(facts)
         got = self._kept.get(keys)
         if got is None:
             live = self._fixpoint(keys)
-            got = [live, frozenset().union(*(self.reads[i] for i in live)), None]
+            got = [live, frozenset().union(*(self.reads[i] for i in live)), None, None]
             if len(self._kept) >= 1024:
                 self._kept.clear()
             self._kept[keys] = got
-        reads = got[1]
-        return got, [f for f, k in zip(facts, each) if not k or k[0] in reads]
+        reads, demand = got[1], None
+        if by_zone:
+            demand = got[3]
+            if demand is None:
+                demand = got[3] = self._zone_demand(got[0], keys)
+        if not demand:
+            return got, [f for f, k in zip(facts, each) if not k[0] or k[0][0] in reads]
+        return got, _by_zone(facts, each, reads, demand)
+
+    def _zone_demand(self, live: list[int], keys: frozenset) -> dict[str, frozenset]:
+        """The zone step ("Facts by zone" in the module docstring): for each predicate given as
+        facts whose every reading, in the statements kept, binds its first place to cards of
+        some zones, those zones (with UNPLACED); predicates read otherwise are left out (all
+        their facts are kept)."""
+        if not self.shows or ZONE not in keys:
+            return {}
+        if self.zones is None and self.zones_loader is not None:
+            load, self.zones_loader = self.zones_loader, None
+            self.zones = self._valid_zones(load())
+        zones = self.zones
+        if zones is None:
+            return {}
+        entries = [zones[i] for i in live]
+        if any(e is not None and any(h[0] == ZONE for h in e["head"]) for e in entries):
+            return {}                               # zone/3 derived: the zones are not the facts'
+        given = {k for k in keys if isinstance(k, str)}
+        if self._compiled is None:
+            self._compiled = [compile_zone_entry(e) for e in zones]
+        return zone_demand([self._compiled[i] for i in live], [self.reads[i] for i in live], given)
 
     def _fixpoint(self, keys: frozenset) -> list[int]:
         present: set[str] = set()
@@ -191,6 +277,189 @@ class Pruner:
                 grew = True
         return kept
 
+
+
+_EMPTY: frozenset = frozenset()
+
+
+def _meet(a: frozenset | None, b: frozenset | None) -> frozenset | None:
+    """What two bounds on a variable allow together (ANYTHING: no bound)."""
+    if a is ANYTHING:
+        return b
+    if b is ANYTHING:
+        return a
+    return a & b
+
+
+def _variables(binders: list) -> dict[str, tuple[list, list]]:
+    """Each variable of some binders: (the places (predicate, position) it stands in, apart
+    from a zone literal's card; the third argument of each zone literal whose card it is)."""
+    out: dict[str, tuple[list, list]] = {}
+    for sig, args in binders:
+        for j, a in enumerate(args):
+            if a is not None and a[0] == "v":
+                places, zone_args = out.setdefault(a[1], ([], []))
+                if sig == ZONE and j == 0 and len(args) == 3:
+                    zone_args.append(args[2])
+                else:
+                    places.append((sig, j))
+    return out
+
+
+def compile_zone_entry(e: dict | None) -> tuple | None:
+    """An entry of the zone step (dependencies._zone_entry) in the form zone_demand reads:
+    (its head's places: (place, argument, the body's variables, the places that argument's
+    variable is read from), its readings: (place, variable or None, the variables of the
+    reading's binders, the head places of the variable when the rule is plain), the predicates
+    it reads anywhere)."""
+    if e is None:
+        return None
+    bind = _variables(e["bind"])
+    heads = []
+    for sig, args in e["head"]:
+        for j, a in enumerate(args):
+            uses: set = set()
+            if a is not None and a[0] == "v" and a[1] in bind:
+                places, zone_args = bind[a[1]]
+                uses.update(places)
+                for z in zone_args:
+                    if z is not None and z[0] == "v" and z[1] in bind:
+                        uses.update(bind[z[1]][0])
+            heads.append(((sig, j), a, bind, tuple(uses)))
+    readings: list[tuple] = []
+    for sig, args, extra in e["occ"]:
+        variables = _variables(e["bind"] + extra) if extra else bind
+        for j, a in enumerate(args):
+            if a is None or a[0] != "v":
+                readings.append(((sig, j), None, variables, ()))
+            else:
+                at = tuple((hsig, k) for hsig, hargs in e["head"] for k, h in enumerate(hargs) if h == a) if e["plain"] else ()
+                readings.append(((sig, j), a[1], variables, at))
+    return heads, readings, e["any"]
+
+
+def _by_zone(facts: Sequence[Symbol], each: list[tuple], reads: frozenset, demand: dict) -> list[Symbol]:
+    """The facts read, but those of cards in zones their predicate's demand leaves out."""
+    where: dict[int, str] = {}
+    for k in each:
+        if k[2] is not None:
+            where[k[1]] = UNPLACED if k[1] in where else k[2]     # (two zones: not known)
+    out = []
+    for f, (k, first, _) in zip(facts, each):
+        if not k:
+            out.append(f)
+        elif k[0] in reads:
+            zones = demand.get(k[0])
+            if zones is None or first is None or where.get(first, UNPLACED) in zones:
+                out.append(f)
+    return out
+
+
+def _settle(items: list, step: Callable[[tuple], bool]) -> None:
+    """Apply `step` to each item (place, ..., the places it reads) until nothing grows: an item
+    is visited again when a place it reads grew."""
+    users: dict = {}
+    for n, item in enumerate(items):
+        for place in item[-1]:
+            users.setdefault(place, []).append(n)
+    todo = list(range(len(items)))
+    waiting = set(todo)
+    while todo:
+        n = todo.pop()
+        waiting.discard(n)
+        if step(items[n]):
+            for u in users.get(items[n][0], ()):
+                if u not in waiting:
+                    waiting.add(u)
+                    todo.append(u)
+
+
+def _widen(table: dict, key: tuple, t: frozenset | None) -> bool:
+    """Let `t` stand at a place too; True if that is new."""
+    old = table.get(key, _EMPTY)
+    if old is ANYTHING or t is not ANYTHING and t <= old:
+        return False
+    table[key] = ANYTHING if t is ANYTHING else old | t
+    return True
+
+
+class _ZoneStep:
+    """The zone step over the kept statements' compiled entries (compile_zone_entry; None: a
+    statement not looked into), what each reads and the predicates given as facts."""
+
+    def __init__(self, entries: list, reads: list, given: set[str]) -> None:
+        self.given = given
+        self.kept = [e for e in entries if e is not None]
+        self.zone_of: dict[tuple[str, int], frozenset | None] = {}    # place -> zones of the cards there
+        self.value_of: dict[tuple[str, int], frozenset | None] = {}   # place -> constants there
+        self.need: dict[tuple[str, int], frozenset | None] = {}       # place -> zones where it matters
+        self.everywhere: set[str] = set()        # predicates read where the step does not look
+        for e, read in zip(entries, reads):
+            self.everywhere.update(read if e is None else e[2])
+
+    def values(self, v: str, variables: dict) -> frozenset | None:
+        t: frozenset | None = ANYTHING
+        for sig, j in variables[v][0] if v in variables else ():
+            t = _meet(t, ANYTHING if sig in self.given else self.value_of.get((sig, j), _EMPTY))
+        return t
+
+    def zones(self, v: str, variables: dict) -> frozenset | None:
+        if v not in variables:
+            return ANYTHING
+        places, zone_args = variables[v]
+        t: frozenset | None = ANYTHING
+        for sig, j in places:
+            t = _meet(t, ANYTHING if sig in self.given else self.zone_of.get((sig, j), _EMPTY))
+        for z in zone_args:
+            t = _meet(t, ANYTHING if z is None else frozenset([z[1]]) if z[0] == "c" else self.values(z[1], variables))
+        return t
+
+    def up(self, item: tuple) -> bool:
+        """A head place: what its argument may be, from the rule's body."""
+        place, a, variables, _ = item
+        if a is None:
+            zt, vt = ANYTHING, ANYTHING
+        elif a[0] == "c":
+            zt, vt = _EMPTY, frozenset([a[1]])
+        else:
+            zt, vt = self.zones(a[1], variables), self.values(a[1], variables)
+        return _widen(self.zone_of, place, zt) | _widen(self.value_of, place, vt)
+
+    def down(self, item: tuple) -> bool:
+        """A reading: the zones its variable allows where the head places it reaches matter."""
+        place, t, at = item
+        for hsig, k in at:
+            t = _meet(t, ANYTHING if hsig in self.everywhere else self.need.get((hsig, k), _EMPTY))
+        return _widen(self.need, place, t)
+
+    def demand(self) -> dict[str, frozenset]:
+        # 1. what may stand at each place of a derived atom (from the facts up)
+        _settle([item for e in self.kept for item in e[0] if item[0][0] not in self.given], self.up)
+        # 2. where it may matter (from the readers down)
+        readings = []                           # (place read, zones of its variable, head places of it)
+        for e in self.kept:
+            for place, v, variables, at in e[1]:
+                if place[0] in self.everywhere:
+                    continue
+                if v is None:
+                    _widen(self.need, place, ANYTHING)
+                else:
+                    readings.append((place, self.zones(v, variables), at))
+        _settle(readings, self.down)
+        out = {}
+        for sig in self.given - self.everywhere:
+            zs = self.need.get((sig, 0), _EMPTY)
+            if zs is not ANYTHING:
+                out[sig] = zs | {UNPLACED}
+        return out
+
+
+def zone_demand(entries: list, reads: list, given: set[str]) -> dict[str, frozenset]:
+    """The zone step over the kept statements' compiled entries (compile_zone_entry; None: a
+    statement not looked into) and what each reads, with `given` the predicates of the facts:
+    predicate -> the zones (and UNPLACED) of the cards whose facts of it may matter, for the
+    given predicates where that is not every zone (module docstring, "Facts by zone")."""
+    return _ZoneStep(entries, reads, given).demand()
 
 
 def giving_first(rules: list) -> list[int]:

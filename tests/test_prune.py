@@ -214,3 +214,91 @@ def test_the_visiting_order_and_predicates_kept_with_the_analysis_change_nothing
     assert made.analysis["order"] != list(range(len(made.rules)))      # (it does reorder)
     with pytest.raises(ValueError):
         Pruner(engine.statements, {**made.analysis, "predicates": ["no_arity"]})
+
+
+# ---- the zone step: facts of cards in zones no reading matches (prune.py, "Facts by zone") ----
+
+def _facts(text: str) -> list:
+    return [parse_term(t) for t in text.split()]
+
+
+def _given(rules_text: str, facts: str) -> set[str]:
+    """The facts the pruner gives clingo (with the zone step)."""
+    return {str(f) for f in _pruner(parse_text(rules_text)).program(_facts(facts))[1]}
+
+
+PLACES = "zone(1,1,monster_zone) zone(2,1,hand) zone(3,1,graveyard)"
+
+
+def test_the_zone_step_leaves_out_the_facts_of_cards_no_reading_can_match():
+    rules = "a(I) :- zone(I,P,monster_zone), slot(I,S). #show a/1."
+    got = _given(rules, PLACES + " slot(1,0) slot(2,0) slot(3,1)")
+    assert got == {"zone(1,1,monster_zone)", "slot(1,0)"}       # (the other zones' zone facts too)
+    # through a derived predicate, and through a zone written as a variable
+    rules = ("on_field(I) :- zone(I,P,Z), field(Z). field(monster_zone). b(I,L) :- on_field(I), level(I,L). "
+             "c(I) :- zone(I,P,hand), not kind(I,monster). #show b/2. #show c/1.")
+    got = _given(rules, PLACES + " level(1,4) level(2,4) level(3,4) kind(1,monster) kind(2,spell) kind(3,monster)")
+    assert {"level(1,4)", "kind(2,spell)"} <= got
+    assert not {"level(2,4)", "level(3,4)", "kind(1,monster)", "kind(3,monster)"} & got
+
+
+def test_the_zone_step_follows_a_plain_rules_head_to_its_readers():
+    """current(I,L) copies every card's Level, but only the Graveyard's are read."""
+    rules = "current(I,L) :- level(I,L). d(L) :- zone(I,P,graveyard), current(I,L). #show d/1."
+    got = _given(rules, PLACES + " level(1,4) level(2,5) level(3,6)")
+    assert "level(3,6)" in got and not {"level(1,4)", "level(2,5)"} & got
+    # read under #show p/n (or by a constraint, a choice...) the copy matters everywhere
+    got = _given(rules + " #show current/2.", PLACES + " level(1,4) level(2,5) level(3,6)")
+    assert {"level(1,4)", "level(2,5)", "level(3,6)"} <= got
+
+
+def test_the_zone_step_keeps_what_it_cannot_place():
+    facts = PLACES + " level(1,4) level(2,5) level(9,6)"
+    reads_any = "e(L) :- level(I,L). f(I) :- zone(I,P,hand), level(I,_). #show e/1. #show f/1."
+    assert {"level(1,4)", "level(2,5)", "level(9,6)"} <= _given(reads_any, facts)       # e reads every card
+    hand = "f(I) :- zone(I,P,hand), level(I,_). #show f/1."
+    assert {"level(2,5)", "level(9,6)"} <= _given(hand, facts)           # 9: no zone fact places it
+    assert "level(1,4)" not in _given(hand, facts)
+    assert "level(1,4)" in _given("f(I) :- zone(I,P,hand), level(I,_).", facts)          # no #show: all answered
+    derived = hand + " zone(I,1,hand) :- moved(I)."
+    assert "level(1,4)" in _given(derived, facts + " moved(1)")          # zone/3 derived: every fact kept
+    aggregate = "g(N) :- N = #count { I: level(I,_), zone(I,P,hand) }. #show g/1."
+    assert "level(1,4)" not in _given(aggregate, facts) and "level(2,5)" in _given(aggregate, facts)
+
+
+def test_the_zone_step_changes_no_answer_on_the_issue_13_board():
+    """The benchmark board of issue 13 (benchmarks/summons_board.yaml): fewer facts, the same
+    shown atoms as the whole program with every fact."""
+    import yaml
+    eng = engine()
+    snap = yaml.safe_load((Path(__file__).parent.parent / "benchmarks" / "summons_board.yaml").read_text())
+    _, facts, _ = eng.encode(snap)
+    facts.append(Function("report_forbidden"))
+    list(eng.statements)
+    p = pruner(eng.statements)
+    _, by_zone = p.program(facts)
+    _, by_predicate = p.select(facts)
+    assert len(by_zone) < len(by_predicate) - 50
+    assert sorted(map(str, ground_and_solve(eng.statements, facts))) == \
+        sorted(map(str, ground_and_solve(eng.statements, facts, prune=False)))
+
+
+def test_an_engine_loads_the_zone_entries_when_it_first_needs_them(tmp_path, monkeypatch):
+    """The zone step's entries are kept apart from the rest of the analysis: a new Engine's
+    first queries (statements given as text) skip the step and do not load them; once it
+    replays parsed statements it loads them (or makes them again when the kept entry is
+    damaged), and its answers do not change."""
+    monkeypatch.setenv("PYRULES_CACHE_DIR", str(tmp_path))
+    Engine()                                    # fills the cache
+    for damaged in (False, True):
+        if damaged:
+            for f in tmp_path.rglob("zones-*.json"):
+                f.write_text("[1, 2]", encoding="utf-8")
+        eng = Engine()
+        made = pruner(eng.statements)
+        snap = Path(__file__).parent.parent / "facts" / "examples" / "main_phase.yaml"
+        first = eng.legal(snap)
+        assert made.zones is None and made.zones_loader is not None
+        for _ in range(Statements.TEXT_QUERIES):
+            assert eng.legal(snap) == first
+        assert made.zones is not None and len(made.zones) == len(eng.statements)
