@@ -74,12 +74,15 @@ def _zone_entries(statements: Sequence, whole: bool, consts: frozenset[str], uns
 
 def _zone_arg(term: Any, consts: frozenset[str]) -> list | None:
     """An argument as the zone step of the pruner reads it: ["v", name] for a variable,
-    ["c", name] for a constant written (not a #const), None for anything else."""
+    ["c", name] for a constant written (not a #const), ["f", name/arity, [argument...]] for a
+    compound term written, None for anything else."""
     if term.ast_type == ASTType.Variable:
         return None if term.name == "_" else ["v", term.name]
     if (term.ast_type == ASTType.SymbolicTerm and term.symbol.type is SymbolType.Function
             and not term.symbol.arguments and term.symbol.name not in consts):
         return ["c", term.symbol.name]
+    if term.ast_type == ASTType.Function and term.arguments and not term.external:
+        return ["f", f"{term.name}/{len(term.arguments)}", [_zone_arg(a, consts) for a in term.arguments]]
     return None
 
 

@@ -64,7 +64,7 @@ tests/test_prune.py checks that every ruling case's answer is the same with and 
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from clingo import Symbol, SymbolType
 
@@ -291,50 +291,52 @@ def _meet(a: frozenset | None, b: frozenset | None) -> frozenset | None:
     return a & b
 
 
+def _leaves(sig: str, args: list) -> Iterator[tuple[tuple, list | None]]:
+    """(place, argument) of each argument of an atom, and of the arguments of compound terms
+    within them: a place is (predicate, position), followed by (functor, position) for each
+    compound term it stands in (`candidate(normal_summon(I,S))`: I at ("candidate/1", 0,
+    "normal_summon/2", 0)).  A compound term itself comes as ["f", functor, arguments]."""
+    stack: list[tuple[tuple, list | None]] = [((sig, j), a) for j, a in enumerate(args)]
+    while stack:
+        place, a = stack.pop()
+        yield place, a
+        if a is not None and a[0] == "f":
+            stack.extend(((*place, a[1], k), b) for k, b in enumerate(a[2]))
+
+
 def _variables(binders: list) -> dict[str, tuple[list, list]]:
-    """Each variable of some binders: (the places (predicate, position) it stands in, apart
-    from a zone literal's card; the third argument of each zone literal whose card it is)."""
+    """Each variable of some binders: (the places it stands in, apart from a zone literal's
+    card; the third argument of each zone literal whose card it is)."""
     out: dict[str, tuple[list, list]] = {}
     for sig, args in binders:
-        for j, a in enumerate(args):
+        for place, a in _leaves(sig, args):
             if a is not None and a[0] == "v":
                 places, zone_args = out.setdefault(a[1], ([], []))
-                if sig == ZONE and j == 0 and len(args) == 3:
+                if place == (ZONE, 0) and len(args) == 3:
                     zone_args.append(args[2])
                 else:
-                    places.append((sig, j))
+                    places.append(place)
     return out
 
 
 def compile_zone_entry(e: dict | None) -> tuple | None:
     """An entry of the zone step (dependencies._zone_entry) in the form zone_demand reads:
-    (its head's places: (place, argument, the body's variables, the places that argument's
-    variable is read from), its readings: (place, variable or None, the variables of the
-    reading's binders, the head places of the variable when the rule is plain), the predicates
-    it reads anywhere)."""
+    (its head's places: (place, argument, the body's variables), its readings: (place,
+    variable or None, the variables of the reading's binders, the head places of the variable
+    when the rule is plain), the predicates it reads anywhere)."""
     if e is None:
         return None
     bind = _variables(e["bind"])
-    heads = []
-    for sig, args in e["head"]:
-        for j, a in enumerate(args):
-            uses: set = set()
-            if a is not None and a[0] == "v" and a[1] in bind:
-                places, zone_args = bind[a[1]]
-                uses.update(places)
-                for z in zone_args:
-                    if z is not None and z[0] == "v" and z[1] in bind:
-                        uses.update(bind[z[1]][0])
-            heads.append(((sig, j), a, bind, tuple(uses)))
+    heads = [(place, a, bind) for sig, args in e["head"] for place, a in _leaves(sig, args)]
     readings: list[tuple] = []
     for sig, args, extra in e["occ"]:
         variables = _variables(e["bind"] + extra) if extra else bind
-        for j, a in enumerate(args):
-            if a is None or a[0] != "v":
-                readings.append(((sig, j), None, variables, ()))
-            else:
-                at = tuple((hsig, k) for hsig, hargs in e["head"] for k, h in enumerate(hargs) if h == a) if e["plain"] else ()
-                readings.append(((sig, j), a[1], variables, at))
+        for place, a in _leaves(sig, args):
+            if a is None or a[0] == "c":
+                readings.append((place, None, variables, ()))
+            elif a[0] == "v":
+                at = tuple(hp for hp, h, _ in heads if h == a) if e["plain"] else ()
+                readings.append((place, a[1], variables, at))
     return heads, readings, e["any"]
 
 
@@ -383,6 +385,12 @@ def _widen(table: dict, key: tuple, t: frozenset | None) -> bool:
     return True
 
 
+def _within(place: tuple, open_places: set) -> bool:
+    """Whether a place lies inside one of `open_places` (a place whose terms are not known
+    to be the compound terms the rules write there)."""
+    return any(place[:k] in open_places for k in range(2, len(place), 2))
+
+
 class _ZoneStep:
     """The zone step over the kept statements' compiled entries (compile_zone_entry; None: a
     statement not looked into), what each reads and the predicates given as facts."""
@@ -390,17 +398,24 @@ class _ZoneStep:
     def __init__(self, entries: list, reads: list, given: set[str]) -> None:
         self.given = given
         self.kept = [e for e in entries if e is not None]
-        self.zone_of: dict[tuple[str, int], frozenset | None] = {}    # place -> zones of the cards there
-        self.value_of: dict[tuple[str, int], frozenset | None] = {}   # place -> constants there
-        self.need: dict[tuple[str, int], frozenset | None] = {}       # place -> zones where it matters
+        self.zone_of: dict[tuple, frozenset | None] = {}    # place -> zones of the cards there
+        self.value_of: dict[tuple, frozenset | None] = {}   # place -> constants there
+        self.opaque: set[tuple] = set()          # places a head writes a variable or an unknown term at
+        self.need: dict[tuple, frozenset | None] = {}       # place -> zones where it matters
+        self.whole: set[tuple] = set()           # places read whole (a variable): all inside them matters
         self.everywhere: set[str] = set()        # predicates read where the step does not look
         for e, read in zip(entries, reads):
             self.everywhere.update(read if e is None else e[2])
 
+    def _look(self, table: dict, place: tuple) -> frozenset | None:
+        if place[0] in self.given or len(place) > 2 and _within(place, self.opaque):
+            return ANYTHING
+        return table.get(place, _EMPTY)
+
     def values(self, v: str, variables: dict) -> frozenset | None:
         t: frozenset | None = ANYTHING
-        for sig, j in variables[v][0] if v in variables else ():
-            t = _meet(t, ANYTHING if sig in self.given else self.value_of.get((sig, j), _EMPTY))
+        for place in variables[v][0] if v in variables else ():
+            t = _meet(t, self._look(self.value_of, place))
         return t
 
     def zones(self, v: str, variables: dict) -> frozenset | None:
@@ -408,39 +423,59 @@ class _ZoneStep:
             return ANYTHING
         places, zone_args = variables[v]
         t: frozenset | None = ANYTHING
-        for sig, j in places:
-            t = _meet(t, ANYTHING if sig in self.given else self.zone_of.get((sig, j), _EMPTY))
+        for place in places:
+            t = _meet(t, self._look(self.zone_of, place))
         for z in zone_args:
-            t = _meet(t, ANYTHING if z is None else frozenset([z[1]]) if z[0] == "c" else self.values(z[1], variables))
+            t = _meet(t, ANYTHING if z is None or z[0] == "f" else frozenset([z[1]]) if z[0] == "c"
+                      else self.values(z[1], variables))
         return t
 
     def up(self, item: tuple) -> bool:
         """A head place: what its argument may be, from the rule's body."""
-        place, a, variables, _ = item
-        if a is None:
-            zt, vt = ANYTHING, ANYTHING
+        place, a, variables = item
+        if a is None or a[0] == "v":
+            if place not in self.opaque:
+                self.opaque.add(place)
+                grew = True
+            else:
+                grew = False
+            if a is None:
+                zt, vt = ANYTHING, ANYTHING
+            else:
+                zt, vt = self.zones(a[1], variables), self.values(a[1], variables)
         elif a[0] == "c":
-            zt, vt = _EMPTY, frozenset([a[1]])
-        else:
-            zt, vt = self.zones(a[1], variables), self.values(a[1], variables)
-        return _widen(self.zone_of, place, zt) | _widen(self.value_of, place, vt)
+            grew, zt, vt = False, _EMPTY, frozenset([a[1]])
+        else:                                   # a compound term: no card, no constant
+            grew, zt, vt = False, _EMPTY, ANYTHING
+        return _widen(self.zone_of, place, zt) | _widen(self.value_of, place, vt) | grew
+
+    def needed(self, place: tuple) -> frozenset | None:
+        if place[0] in self.everywhere or len(place) > 2 and _within(place, self.whole):
+            return ANYTHING
+        return self.need.get(place, _EMPTY)
 
     def down(self, item: tuple) -> bool:
         """A reading: the zones its variable allows where the head places it reaches matter."""
         place, t, at = item
-        for hsig, k in at:
-            t = _meet(t, ANYTHING if hsig in self.everywhere else self.need.get((hsig, k), _EMPTY))
+        for head_place in at:
+            t = _meet(t, self.needed(head_place))
         return _widen(self.need, place, t)
 
     def demand(self) -> dict[str, frozenset]:
         # 1. what may stand at each place of a derived atom (from the facts up)
-        _settle([item for e in self.kept for item in e[0] if item[0][0] not in self.given], self.up)
+        items = [item for e in self.kept for item in e[0] if item[0][0] not in self.given]
+        grew = True
+        while grew:
+            grew = False
+            for item in items:
+                grew |= self.up(item)
         # 2. where it may matter (from the readers down)
         readings = []                           # (place read, zones of its variable, head places of it)
         for e in self.kept:
             for place, v, variables, at in e[1]:
                 if place[0] in self.everywhere:
                     continue
+                self.whole.add(place)
                 if v is None:
                     _widen(self.need, place, ANYTHING)
                 else:

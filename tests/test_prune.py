@@ -302,3 +302,16 @@ def test_an_engine_loads_the_zone_entries_when_it_first_needs_them(tmp_path, mon
         for _ in range(Statements.TEXT_QUERIES):
             assert eng.legal(snap) == first
         assert made.zones is not None and len(made.zones) == len(eng.statements)
+
+
+def test_the_zone_step_follows_cards_inside_compound_terms():
+    """A card inside an action term (`candidate(normal_summon(I,S))`) keeps the zones of the
+    rule that wrote the term; a place some rule fills with a whole term from elsewhere
+    (`candidate(A) :- query(A)`) may hold anything inside."""
+    rules = ("candidate(summon(I,S)) :- zone(I,P,hand), size(S). play(I) :- candidate(summon(I,_)). "
+             "e(I) :- play(I), not kind(I,monster). #show e/1.")
+    facts = PLACES + " size(0) kind(1,monster) kind(2,spell) kind(3,monster)"
+    got = _given(rules, facts)
+    assert "kind(2,spell)" in got and not {"kind(1,monster)", "kind(3,monster)"} & got
+    got = _given(rules + " candidate(A) :- query(A).", facts + " query(summon(3,0))")
+    assert {"kind(1,monster)", "kind(3,monster)"} <= got
