@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from clingo import SymbolType
 from clingo.ast import ASTType, ComparisonOperator, Sign
 
-from .astwalk import atoms, head_body, predicates_read, signatures
+from .astwalk import atoms, children, head_body, predicates_read, signatures
 from .prune import ANYTHING, NUMBER, STRING, giving_first
 
 
@@ -36,12 +36,27 @@ def _arguments(term: Any) -> list:
     return list(term.arguments) if term.ast_type == ASTType.Function else []
 
 
+def _whole(statements: Sequence) -> bool:
+    """Whether a statement list is kept whole: it has `#external` atoms, parts other than
+    `base`, or classically negated atoms (`-p(X)`: clingo's own `:- p(X), -p(X).`, which
+    no statement shows, reads both wherever they stand)."""
+    kinds = {s.ast_type for s in statements}
+    return (ASTType.External in kinds
+            or any(s.ast_type == ASTType.Program and s.name != "base" for s in statements)
+            or any(_classical(s) for s in statements))
+
+
+def _classical(node: Any) -> bool:
+    """Whether a classically negated atom stands under an AST node."""
+    if node.ast_type == ASTType.SymbolicAtom:
+        return any(t.ast_type == ASTType.UnaryOperation for t in _pool(node.symbol))
+    return any(_classical(child) for child in children(node))
+
+
 def analyse(statements: Sequence) -> dict:
     """What the pruner needs to know of a statement list, as plain JSON data: the statements
     always kept, each rule's needs and gives, and the predicates each statement reads."""
-    kinds = {s.ast_type for s in statements}
-    whole = ASTType.External in kinds or any(
-        s.ast_type == ASTType.Program and s.name != "base" for s in statements)
+    whole = _whole(statements)
     consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
     always: list[int] = []
     rules: list[list] = []
@@ -61,9 +76,7 @@ def analyse(statements: Sequence) -> dict:
 
 def zone_entries(statements: Sequence) -> list:
     """analyse()'s "zones" alone: what the pruner's zone step reads of each statement."""
-    kinds = {s.ast_type for s in statements}
-    whole = ASTType.External in kinds or any(
-        s.ast_type == ASTType.Program and s.name != "base" for s in statements)
+    whole = _whole(statements)
     consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
     return _zone_entries(statements, whole, consts, _unstable(statements))
 

@@ -27,7 +27,9 @@ would be).  This is an over-approximation computed on the rules' text, no game r
 
 Literals under `not`, in aggregates or in conditions are never needed (they can hold with
 nothing).  Constant names given by `#const` stand for anything; a program with parts other
-than `base` or with `#external` atoms is kept whole.  A conditional `#show` is kept like a
+than `base`, with `#external` atoms or with classically negated atoms (`-p(X)`: clingo's own
+`:- p(X), -p(X).` reads both) is kept whole, and so is every fact of a query that gives a
+classically negated fact.  A conditional `#show` is kept like a
 rule: only when its positive condition can hold.  The keys of a fact and the rules kept
 for a set of keys are cached (facts repeat from query to query); the analysis of the rule
 files (made by pyrules/dependencies.py, which walks clingo's AST) is plain JSON (strings: a
@@ -72,6 +74,7 @@ NUMBER, STRING = "#number", "#string"
 ANYTHING = None                                 # a place where any term may stand
 ZONE = "zone/3"                                 # zone(I,P,Z): card I of player P is in zone Z
 UNPLACED = "#unplaced"                          # (the zone step) a number no zone fact places
+NEGATED = "#negated"                            # the key of a classically negated fact
 
 _KEYS: dict[Symbol, tuple] = {}                 # the keys of a fact, cached by its symbol
 _MAX_CACHED = 200_000
@@ -89,9 +92,12 @@ def _symbol_functor(a: Symbol) -> str | None:
 
 
 def _symbol_keys(f: Symbol) -> tuple:
-    """A fact's keys: its predicate, and (place, functor) for each argument."""
+    """A fact's keys: its predicate, and (place, functor) for each argument; NEGATED alone for
+    a classically negated fact (`-p(1)`)."""
     if f.type is not SymbolType.Function:
         return ()
+    if f.negative:
+        return (NEGATED,)
     args = f.arguments
     sig = f"{f.name}/{len(args)}"
     return (sig, *((f"{sig}:{i}", _symbol_functor(a)) for i, a in enumerate(args)))
@@ -205,6 +211,9 @@ class Pruner:
     def _select(self, facts: Sequence[Symbol], by_zone: bool) -> tuple[list, list[Symbol]]:
         keys, each = facts_keys(facts)
         got = self._kept.get(keys)
+        if got is None and NEGATED in keys:     # `-p(1)` given: clingo's `:- p(1), -p(1).` reads
+            got = [list(range(len(self.source))), None, None, {}]     # every fact: all kept
+            return got, list(facts)
         if got is None:
             live = self._fixpoint(keys)
             got = [live, frozenset().union(*(self.reads[i] for i in live)), None, None]

@@ -315,3 +315,18 @@ def test_the_zone_step_follows_cards_inside_compound_terms():
     assert "kind(2,spell)" in got and not {"kind(1,monster)", "kind(3,monster)"} & got
     got = _given(rules + " candidate(A) :- query(A).", facts + " query(summon(3,0))")
     assert {"kind(1,monster)", "kind(3,monster)"} <= got
+
+
+def test_classical_negation_keeps_the_program_and_the_facts_whole():
+    """clingo forbids p(c) and -p(c) together by a constraint no statement shows (found by a
+    review of the zone step: both programs lost that constraint and got an answer)."""
+    places = "zone(3,1,graveyard) zone(4,1,hand)"
+    for rules, facts in (("h(I) :- zone(I,_,hand), p(I). #show h/1.", places + " p(4) p(3) -p(3)"),
+                         ("-p(I) :- level(I,_). h(I) :- zone(I,_,hand), p(I). #show h/1.",
+                          places + " p(4) p(3) level(3,1)"),
+                         ("a :- b. b. #show a/0.", "q(3) -q(3)")):
+        statements, given = parse_text(rules), _facts(facts)
+        whole = sorted(map(str, ground_and_solve(statements, given, prune=False)))
+        assert whole == [] and sorted(map(str, ground_and_solve(statements, given))) == whole, rules
+    assert "level(3,1)" in _given("-p(I) :- level(I,_). h(I) :- zone(I,_,hand), p(I). #show h/1.",
+                                  places + " level(3,1)")
