@@ -53,14 +53,18 @@ def _classical(node: Any) -> bool:
     return any(_classical(child) for child in children(node))
 
 
+def _basics(statements: Sequence) -> tuple[bool, frozenset[str], set[tuple[str, int]]]:
+    """(kept whole: _whole, the #const names, the predicates on a cycle through `not`: _unstable)."""
+    consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
+    return _whole(statements), consts, _unstable(statements)
+
+
 def analyse(statements: Sequence) -> dict:
     """What the pruner needs to know of a statement list, as plain JSON data: the statements
     always kept, each rule's needs and gives, and the predicates each statement reads."""
-    whole = _whole(statements)
-    consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
+    whole, consts, unstable = _basics(statements)
     always: list[int] = []
     rules: list[list] = []
-    unstable = _unstable(statements)
     for i, s in enumerate(statements):
         if whole or s.ast_type not in (ASTType.Rule, ASTType.ShowTerm):
             always.append(i)
@@ -76,9 +80,7 @@ def analyse(statements: Sequence) -> dict:
 
 def zone_entries(statements: Sequence) -> list:
     """analyse()'s "zones" alone: what the pruner's zone step reads of each statement."""
-    whole = _whole(statements)
-    consts = frozenset(s.name for s in statements if s.ast_type == ASTType.Definition)
-    return _zone_entries(statements, whole, consts, _unstable(statements))
+    return _zone_entries(statements, *_basics(statements))
 
 
 def _zone_entries(statements: Sequence, whole: bool, consts: frozenset[str], unstable: set) -> list:

@@ -202,10 +202,11 @@ class Pruner:
             got[2] = [self.source[i] for i in got[0]]
         return got[2], facts
 
-    def select(self, facts: Sequence[Symbol], by_zone: bool = False) -> tuple[list[int], list[Symbol]]:
-        """program(), with the statements as their indexes; the zone step only when asked (a
-        one-shot query spares its analysis: about 13 ms once, then 1-2 ms per new set of keys)."""
-        got, facts = self._select(facts, by_zone)
+    def select(self, facts: Sequence[Symbol]) -> tuple[list[int], list[Symbol]]:
+        """program(), with the statements as their indexes and without the zone step (the
+        statements-as-text path of a one-shot query spares its analysis: about 13 ms once, then
+        1-2 ms per new set of keys)."""
+        got, facts = self._select(facts, by_zone=False)
         return got[0], facts
 
     def _select(self, facts: Sequence[Symbol], by_zone: bool) -> tuple[list, list[Symbol]]:
