@@ -93,10 +93,10 @@ def pyr(self, snap):
     engine = self.engine
     list(engine.statements)                     # parsed: the zone step's path
     try:
-        _, facts, _ = engine.encode(snap)
         if CHECKS:
             checks(engine, snap)
         else:
+            _, facts, _ = engine.encode(snap)
             for fs in (facts, facts + [REPORT_FORBIDDEN]):
                 same(engine, snap, fs, "legal")
     except InvalidInput:
