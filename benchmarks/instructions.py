@@ -9,7 +9,13 @@ is run again without its facts, which leaves what clingo spends on the statement
 fixed cost, paid whether or not they fire).  The counts do not drift with the machine's speed, so a
 rules change can be weighed to a fraction of a percent in one run, where timing needs many runs.
 
-    python benchmarks/instructions.py            # about half a minute; needs valgrind
+Then the whole query, pyrules' Python included: a child process makes an Engine, runs five warm-up
+queries of a kind, makes N snapshots of that kind (the benchmark's own, each with its own cards) and
+runs `legal()` on the first K of them; the count with K = N less the count with K = 0, over N, is
+what one `legal()` costs from snapshot to decoded answer (validation, encoding, pruning, clingo,
+decoding), the same process start and warm-up cancelling out.
+
+    python benchmarks/instructions.py            # about two minutes; needs valgrind
 
 Not part of the tests or CI (valgrind is not a dependency); exit status 2 when valgrind is missing.
 """
@@ -59,27 +65,55 @@ for _ in range(runs):
 """
 
 
+WHOLE_CHILD = """
+import sys
+sys.path[:0] = [sys.argv[1], sys.argv[1] + "/benchmarks"]
+from pyrules import Engine
+from workload import summons_board, typical
+make = summons_board if sys.argv[2] == "board" else typical
+n, runs = int(sys.argv[3]), int(sys.argv[4])
+engine = Engine()
+for i in range(1, 6):
+    engine.legal(make(i))
+snaps = [make(100 + i) for i in range(n)]
+for s in snaps[:runs]:
+    engine.legal(s)
+"""
+
+
 def body_literals(statements: list) -> int:
     """How many body elements the rules have (literals, comparisons, aggregates)."""
     return sum(len(s.body) for s in statements if hasattr(s, "body"))
 
 
-def count(work: Path, program: Path, facts: Path, runs: int) -> int:
-    """Instructions inside clingo's calls per run."""
-    toggles = [f"--toggle-collect={c}" for c in CALLS]
+def collected(args: list[str], toggles: list[str]) -> int:
+    """The instructions valgrind's callgrind counts in a Python child process run with `args`."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *toggles,
-                          sys.executable, str(work / "child.py"), str(program), str(facts), str(runs)],
-                         capture_output=True, text=True, env=env)
+                          sys.executable, *args], capture_output=True, text=True, env=env)
     got = re.search(r"Collected : (\d+)", out.stderr)
     if out.returncode != 0 or got is None:
         raise SystemExit(f"valgrind failed:\n{out.stderr[-2000:]}")
-    return int(got.group(1)) // runs
+    return int(got.group(1))
+
+
+def count(work: Path, program: Path, facts: Path, runs: int) -> int:
+    """Instructions inside clingo's calls per run."""
+    toggles = [f"--toggle-collect={c}" for c in CALLS]
+    return collected([str(work / "child.py"), str(program), str(facts), str(runs)], toggles) // runs
+
+
+def count_whole(work: Path, kind: str, n: int) -> int:
+    """Instructions of one whole legal() query of a kind, pyrules' Python included (module docstring)."""
+    args = [str(work / "whole.py"), str(ROOT), kind, str(n)]
+    return (collected([*args, str(n)], []) - collected([*args, "0"], [])) // n
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=2, help="queries per count (default 2)")
+    ap.add_argument("--whole", type=int, default=20, metavar="N",
+                    help="snapshots of each kind for the whole-query count (default 20; 0: not counted)")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: nothing counted", file=sys.stderr)
@@ -89,6 +123,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "child.py").write_text(CHILD)
+        (work / "whole.py").write_text(WHOLE_CHILD)
         (work / "none.facts").write_text("")
         for name, snap in (("typical", typical(1)), ("board (issue 13)", summons_board(1))):
             _, facts, _ = engine.encode(snap)
@@ -98,11 +133,16 @@ def main() -> None:
             facts_file.write_text("\n".join(str(f) for f in read) + "\n")
             rows.append((name, len(kept), body_literals(kept), len(read),
                          count(work, program, facts_file, args.runs), count(work, program, work / "none.facts", args.runs)))
+        whole = [count_whole(work, kind, args.whole) for kind in ("typical", "board")] if args.whole > 0 else []
     base = rows[0][4]
     print(f"{'query':18s} {'statements':>10s} {'body literals':>13s} {'facts':>6s} "
           f"{'instructions':>13s} {'without facts':>13s} {'x typical':>9s}")
     for name, n, lits, nf, full, bare in rows:
         print(f"{name:18s} {n:10d} {lits:13d} {nf:6d} {full / 1e6:12.1f}M {bare / 1e6:12.1f}M {full / base:8.2f}x")
+    if whole:
+        print(f"\nwhole legal(), pyrules' Python included (mean of {args.whole} snapshots of each kind):")
+        for name, got in zip(("typical", "board (issue 13)"), whole):
+            print(f"{name:18s} {got / 1e6:12.1f}M {got / whole[0]:8.2f}x")
 
 
 if __name__ == "__main__":
