@@ -159,8 +159,13 @@ def startup(n: int) -> tuple[float, float]:
     """Median wall time of `pyrules check` on the example snapshot and of a bare Python
     process that imports clingo and solves a trivial program, run alternately (bare, check,
     check, bare, ...) after one warm-up run of each.  Bytecode may be written (as pip does
-    at install time), so neither side pays for compiling its modules."""
-    exe = shutil.which("pyrules")
+    at install time), so neither side pays for compiling its modules.  The `pyrules` run is the console
+    script installed beside the interpreter the bare process runs, found on PATH only when there is
+    none: a version manager's shim first on PATH (pyenv's is a shell script that runs `pyenv exec`;
+    the interpreter run by its full path leaves it there) costs tens of milliseconds that are not
+    pyrules'."""
+    beside = Path(sys.executable).with_name("pyrules")      # this interpreter's console script
+    exe = str(beside) if beside.is_file() else shutil.which("pyrules")
     check = ([exe] if exe else [sys.executable, "-m", "pyrules"]) + [
         "check", str(ROOT / "facts" / "examples" / "main_phase.yaml"), "normal_summon(skull,[faith])"]
     bare = [sys.executable, "-c", BARE]
