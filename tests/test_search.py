@@ -216,6 +216,7 @@ MUTATIONS = [
     ("procedure.lp", "forbidden(A, procedure_needs_opponent_tributes", "procedure_opponent_tributes"),
     ("summon_locks.lp", "special_summon_barred(I,special_summon_after_normal_summon", "procedure_opponent_tributes"),
     ("summons.lp", "forbidden(A,R,E) :- banishes_from_graveyard(A)", "graveyard_banish_locked_procedures"),
+    ("revival.lp", "forbidden(A, graveyard_moves_negated", "graveyard_moves_negated_respected"),
 ]
 
 
