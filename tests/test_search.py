@@ -217,6 +217,7 @@ MUTATIONS = [
     ("summon_locks.lp", "special_summon_barred(I,special_summon_after_normal_summon", "procedure_opponent_tributes"),
     ("summons.lp", "forbidden(A,R,E) :- banishes_from_graveyard(A)", "graveyard_banish_locked_procedures"),
     ("revival.lp", "forbidden(A, graveyard_moves_negated", "graveyard_moves_negated_respected"),
+    ("summons.lp", "forbidden(A, cannot_normal_summon_or_set, card(I))", "no_normal_summon_after_lava_golem"),
 ]
 
 
