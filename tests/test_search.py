@@ -218,6 +218,8 @@ MUTATIONS = [
     ("summons.lp", "forbidden(A,R,E) :- banishes_from_graveyard(A)", "graveyard_banish_locked_procedures"),
     ("revival.lp", "forbidden(A, graveyard_moves_negated", "graveyard_moves_negated_respected"),
     ("summons.lp", "forbidden(A, cannot_normal_summon_or_set, card(I))", "no_normal_summon_after_lava_golem"),
+    ("summons.lp", "summoner_locked_by(I) :- event(K,special_summon), event_card(K,I), by(K,P)",
+     "no_normal_summon_after_lava_golem"),
 ]
 
 
