@@ -36,6 +36,7 @@ class Arg(NamedTuple):
     name: str
     type: Any            # "integer" | "name" | "archetype" | "attribute" | "race" | "frame" | "boolean" | [words]
     meaning: str
+    search: tuple[int, ...] = ()   # an integer argument's values the counterexample search tries
 
 
 class Kind(NamedTuple):
@@ -50,7 +51,8 @@ class Kind(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         return {"effect": self.name, "meaning": self.meaning, "source": self.source, "about": self.about,
                 "printed": self.printed,
-                "args": [{"name": a.name, "type": a.type, "meaning": a.meaning} for a in self.args],
+                "args": [{"name": a.name, "type": a.type, "meaning": a.meaning,
+                          **({"search": list(a.search)} if a.search else {})} for a in self.args],
                 **({"legacy_key": self.legacy} if self.legacy else {})}
 
 
@@ -64,7 +66,7 @@ class Vocabulary(NamedTuple):
 
 
 def _arg(name: str, spec: dict) -> Arg:
-    return Arg(name, spec["type"], spec.get("meaning", ""))
+    return Arg(name, spec["type"], spec.get("meaning", ""), tuple(spec.get("search") or ()))
 
 
 def load_vocabulary(folder: Path | None = None) -> Vocabulary:
@@ -319,14 +321,15 @@ def applied_term(entry: dict, number: Number) -> Any:
 def generated_entries(voc: Vocabulary | None = None) -> list[dict]:
     """The applied entries (without `cards`/`player`) the counterexample search may put in a
     snapshot's `effects:`: every kind whose arguments take a few words (an enum or a boolean),
-    with each combination of them; kinds with a number, a name, a Type or an Attribute
-    argument are left out (the space would grow with each value)."""
+    with each combination of them; an integer argument takes the values its declaration lists
+    under `search`; kinds with another number, a name, a Type or an Attribute argument are left
+    out (the space would grow with each value)."""
     import itertools
     voc = voc or vocabulary()
     out = []
     for k in voc.kinds.values():
         domains: list[list[Any] | None] = [a.type if isinstance(a.type, list) else [True, False]
-                                           if a.type == "boolean" else None for a in k.args]
+                                           if a.type == "boolean" else list(a.search) or None for a in k.args]
         if any(d is None for d in domains):
             continue
         for values in itertools.product(*(d for d in domains if d is not None)):

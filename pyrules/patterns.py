@@ -105,7 +105,8 @@ def sentences(text: str) -> list[str]:
 TOPICS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for name, parts in {
     # a Summon or Set that may not, must or may only happen (this card's, or a player's)
     "Summons": [r"\b(?:cannot|can't|can ?not|must|only|unless|neither player can|instead)\b.*\b(?:summon|set)(?:ed|s)?\b",
-                r"\bsummon(?:ed)?\b.*\b(?:cannot|only|unless)\b"],
+                r"\bsummon(?:ed)?\b.*\b(?:cannot|only|unless)\b",
+                r"\bzones?\b.*\bcannot be used\b"],     # a Monster Zone no Summon can use
     "Tributes": [r"\btribut\w*\b.*\b(?:cannot|only|must|twice|2 tributes|two tributes|1 tribute|one tribute)\b",
                  r"\b(?:cannot|must|only|instead)\b.*\btribut",
                  r"\bas 2 tributes\b|\bwith 1 tribute\b|\bwithout tribut"],

@@ -220,6 +220,8 @@ MUTATIONS = [
     ("summons.lp", "forbidden(A, cannot_normal_summon_or_set, card(I))", "no_normal_summon_after_lava_golem"),
     ("summons.lp", "summoner_locked_by(I) :- event(K,special_summon), event_card(K,I), by(K,P)",
      "no_normal_summon_after_lava_golem"),
+    ("summons.lp", "side_full(P) :- unusable_zones(P,U)", "summons_need_a_usable_zone"),
+    ("revival.lp", "free_after(A,5-N-U)", "summons_need_a_usable_zone"),
 ]
 
 
