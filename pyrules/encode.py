@@ -354,6 +354,8 @@ def _encode_card(enc: Encoding, names: NameTable, e: Entry, shared: set[str] | N
         out.append(F("equipped_to", c, enc.card(e.equipped_to)))
     if e.equipped_turn is not None:
         out.append(F("equipped_turn", c, e.equipped_turn))
+    if e.set_turn is not None:
+        out.append(F("set_turn", c, e.set_turn))
     if e.properly_summoned:
         out.append(F("properly_summoned", c))
     out += [F(f"{key}_now", c, value) for key, value in e.current]

@@ -29,12 +29,12 @@ class Entry:
     are made for every snapshot, and a dataclass costs about half a millisecond to define
     when the module is imported, which every command does.)"""
     __slots__ = ("id", "card", "player", "zone", "slot", "path", "owner", "position", "face", "equipped_to",
-                 "equipped_turn", "properly_summoned", "current")
+                 "equipped_turn", "set_turn", "properly_summoned", "current")
 
     def __init__(self, id: str, card: dict, player: str, zone: str, slot: int, path: str, owner: str,
                  position: str | None = None, face: str | None = None, equipped_to: str | None = None,
                  equipped_turn: int | None = None, properly_summoned: bool = False,
-                 current: tuple[tuple[str, int], ...] = ()) -> None:
+                 current: tuple[tuple[str, int], ...] = (), set_turn: int | None = None) -> None:
         self.id = id
         self.card = card
         self.player = player              # whose zone (the controller, for the field)
@@ -46,6 +46,7 @@ class Entry:
         self.face = face
         self.equipped_to = equipped_to
         self.equipped_turn = equipped_turn          # the duel turn it was equipped on (with equipped_to)
+        self.set_turn = set_turn                    # the duel turn a face-down Spell or Trap was Set on
         self.properly_summoned = properly_summoned
         self.current = current            # (atk|def|level, value) given for a monster on the field
 
@@ -231,7 +232,7 @@ class _Normaliser:
             slot=n, path=path, owner=owner, position=item.get("position"),
             face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
             equipped_to=item.get("equipped_to"), equipped_turn=item.get("equipped_turn"), properly_summoned=item.get("properly_summoned", False),
-            current=tuple((k, item[k]) for k in ("atk", "def", "level") if k in item))
+            current=tuple((k, item[k]) for k in ("atk", "def", "level") if k in item), set_turn=item.get("set_turn"))
 
     def _unique(self, entries: list[Entry]) -> list[Entry]:
         """The entries with a usable id (not reserved, not taken), indexed in self.by_id."""

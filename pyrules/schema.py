@@ -75,7 +75,10 @@ _spell_trap = {
                    "equipped_to": _id, "owner": _str,
                    "equipped_turn": {"type": "integer", "minimum": 1, "maximum": 100_000,
                                      "description": "the duel turn on which this card was equipped (with equipped_to; "
-                                                    "at most the snapshot's turn)"}},
+                                                    "at most the snapshot's turn)"},
+                   "set_turn": {"type": "integer", "minimum": 1, "maximum": 100_000,
+                                "description": "the duel turn on which this face-down card was Set (at most the "
+                                               "snapshot's turn; default: an earlier turn)"}},
 }
 _pile_entry = {"anyOf": [{"type": "string", "description": "a bare card name"}, {
     "type": "object", "required": ["id", "card"], "additionalProperties": False,
