@@ -222,6 +222,7 @@ MUTATIONS = [
      "no_normal_summon_after_lava_golem"),
     ("summons.lp", "side_full(P) :- unusable_zones(P,U)", "summons_need_a_usable_zone"),
     ("revival.lp", "free_after(A,5-N-U)", "summons_need_a_usable_zone"),
+    ("revival.lp", "forbidden(A, revival_needs_tribute, S)", "revival_tribute_available"),
 ]
 
 
