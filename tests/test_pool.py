@@ -135,7 +135,8 @@ def test_cards_audit_cli(tmp_path):
     lines = {line.split("  ")[0]: line for line in table.output.splitlines()}
     assert "derived: can_attack_directly" in lines["Jinzo #7"]
     assert "derived: cannot_normal_summon" in lines["Guardian Ceal"]
-    assert "NOT MODELLED: a count of Normal Summons" in lines["Narrow Pass"]
+    assert "NOT MODELLED: it must attack if able" in lines["Berserk Gorilla"]
+    assert "derived: leaves normal_summons_left(count=2)" in lines["Narrow Pass"]
     assert "curated: cannot_normal_summon(while: controls_no_archetype=Archfiend)" in lines["Terrorking Archfiend"]
     assert "curated: cannot_be_attack_target(while: face_up_card=Umi)" in lines["The Legendary Fisherman"]
     assert "NO BEARING: it keeps Set Spells and Traps from being destroyed" in lines["Timidity"]

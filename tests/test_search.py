@@ -223,6 +223,7 @@ MUTATIONS = [
     ("summons.lp", "side_full(P) :- unusable_zones(P,U)", "summons_need_a_usable_zone"),
     ("revival.lp", "free_after(A,5-N-U)", "summons_need_a_usable_zone"),
     ("revival.lp", "forbidden(A, revival_needs_tribute, S)", "revival_tribute_available"),
+    ("summons.lp", "forbidden(normal_summon(I,S), normal_summons_used_up", "normal_summons_left_respected"),
 ]
 
 
