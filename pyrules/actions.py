@@ -22,6 +22,7 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "flip_summon": (("card", "id"),),
     "normal_summon": (("card", "id"), ("tributes", "ids")),
     "set": (("card", "id"), ("tributes", "ids")),
+    "normal_summon_defense": (("card", "id"), ("tributes", "ids")),
     "synchro_summon": (("card", "id"), ("materials", "ids"), ("position", "position")),
     "fusion_summon": (("card", "id"), ("materials", "ids"), ("position", "position"), ("by", "by")),
     "ritual_summon": (("card", "id"), ("tributes", "ids"), ("position", "position"), ("by", "by")),
@@ -33,6 +34,7 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "draw": (),
 }
 OPTIONAL: dict[tuple[str, str], Any] = {("normal_summon", "tributes"): [], ("set", "tributes"): [],
+                                        ("normal_summon_defense", "tributes"): [],
                                         ("special_summon", "player"): None, ("fusion_summon", "by"): None,
                                         ("ritual_summon", "by"): None}
 ORDER = list(SIGNATURES)

@@ -224,6 +224,7 @@ MUTATIONS = [
     ("revival.lp", "free_after(A,5-N-U)", "summons_need_a_usable_zone"),
     ("revival.lp", "forbidden(A, revival_needs_tribute, S)", "revival_tribute_available"),
     ("summons.lp", "forbidden(normal_summon(I,S), normal_summons_used_up", "normal_summons_left_respected"),
+    ("summons.lp", "forbidden(normal_summon_defense(I,S),R,E) :-", "defense_normal_summon_as_normal_summon"),
 ]
 
 
