@@ -43,7 +43,8 @@ def _actions(snap: dict) -> list[Action]:
     for h in me.get("hand", []):
         for n in range(min(len(mine), 4) + 1):
             for tributes in itertools.combinations(mine, n):
-                out += [Action(kind, card=h["id"], tributes=tuple(sorted(tributes))) for kind in ("normal_summon", "set")]
+                out += [Action(kind, card=h["id"], tributes=tuple(sorted(tributes)))
+                        for kind in ("normal_summon", "set", "normal_summon_defense")]
     return out
 
 
@@ -82,8 +83,18 @@ def tribute_effects_board(phase: str) -> dict:
                         "B": {}}}
 
 
+def light_board(phase: str, face: str) -> dict:
+    """The Tribute effects board under a "Light of Intervention" of the opponent: a Set becomes a Normal
+    Summon in face-up Defense Position (normal_summon_defense), with the Set's Tribute count."""
+    snap = tribute_effects_board(phase)
+    snap["players"]["B"] = {"spells_traps": [{"id": "light", "card": "Light of Intervention", "face": face}]}
+    return snap
+
+
 @pytest.mark.parametrize("snap", [*_boards(), *(pytest.param(tribute_effects_board(ph), id=f"tribute-effects-{ph}")
-                                                for ph in ("main1", "battle"))])
+                                                for ph in ("main1", "battle")),
+                                  *(pytest.param(light_board(ph, face), id=f"light-{face}-{ph}")
+                                    for ph in ("main1", "battle") for face in ("up", "down"))])
 def test_legal_lists_exactly_the_permitted_actions(engine, snap):
     permitted = {a for a in _actions(snap) if engine.check(snap, a).permitted}
     listed = {a for a in engine.legal(snap).permitted if a.action != "synchro_summon"}
