@@ -337,6 +337,15 @@ def generated_entries(voc: Vocabulary | None = None) -> list[dict]:
     return out
 
 
+def applied_words(entry: dict) -> str:
+    """A snapshot's applied effect (CONTRACT 6) in words: its kind and arguments, on what, from where."""
+    args = [f"{k} {v}" for k, v in entry.items() if k not in ("effect", "cards", "player", "source")]
+    on = (f' on {", ".join(entry["cards"])}' if entry.get("cards") else
+          f' on {entry["player"]}' if "player" in entry else "")
+    return (entry["effect"] + (f' ({", ".join(args)})' if args else "") + on
+            + (f' (from {entry["source"]})' if "source" in entry else ""))
+
+
 # ---- what the rules read ----------------------------------------------------------------
 EFFECT_READERS = {("applies", 2): 0, ("effect_on", 3): 0, ("player_effect_on", 3): 0, ("card_effect", 5): 2}
 """The predicates with an effect term (at the position given): the derived ones

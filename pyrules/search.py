@@ -32,7 +32,7 @@ from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
-from .effects import applied_term, generated_entries, vocabulary
+from .effects import applied_term, applied_words, generated_entries, vocabulary
 from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .symbols import symbol_key
@@ -877,17 +877,10 @@ def board_lines(snap: dict) -> list[str]:
         a = snap["attack"]
         out.append(f'Attack in progress: {a["attacker"]} on {a["target"]} (targets at declaration: '
                    f'{", ".join(a["targets_at_declaration"]) or "none"})')
-    out += [f"Applied effect: {_applied_words(e)}" for e in snap.get("effects") or ()]
+    out += [f"Applied effect: {applied_words(e)}" for e in snap.get("effects") or ()]
     if snap.get("readings"):
         out.append("Readings: " + ", ".join(f"{k}={v}" for k, v in snap["readings"].items()))
     return out
-
-
-def _applied_words(e: dict) -> str:
-    """A snapshot's applied effect (CONTRACT 6) in words: its kind and arguments, on what."""
-    args = [f"{k} {v}" for k, v in e.items() if k not in ("effect", "cards", "player", "source")]
-    on = f' on {", ".join(e["cards"])}' if e.get("cards") else f' on {e["player"]}' if "player" in e else ""
-    return e["effect"] + (f' ({", ".join(args)})' if args else "") + on + (f' (from {e["source"]})' if "source" in e else "")
 
 
 def format_counterexample(cx: Counterexample, n: int | None = None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from .effects import applied_words
 from .engine import Engine, Legal
 from .model import Entry, Game
 from .render import event_sentence
@@ -38,6 +39,8 @@ def spell_box(e: Entry, game: Game) -> list[str]:
     lines = [c["name"], f"id {e.id}", f"{c['kind']} {icon}".strip(), "face-down" if e.face == "down" else "face-up"]
     if e.equipped_to:
         lines.append(f"equips {e.equipped_to}")
+    if e.set_turn is not None:
+        lines.append(f"Set turn {e.set_turn}")
     return lines
 
 
@@ -129,6 +132,9 @@ def _picture(game: Game, legal: Legal | None, width: int) -> list[str]:
         a = game.attack
         lines.append(f"Attack in progress: {a['attacker']} -> {a['target']} "
                      f"(targets at declaration: {', '.join(a['targets_at_declaration']) or 'none'})")
+    if game.effects:
+        lines.append("Applied effects:")
+        lines += [f"  {applied_words(e)}" for e in game.effects]
     return lines
 
 

@@ -334,3 +334,13 @@ def test_the_search_places_spells_traps_and_a_field_spell(engine, searcher, tmp_
     assert any(zone in side for side in cx.snapshot["players"].values()), cx.snapshot
     assert "1 Spell/Trap and 1 Field Spell a side" in r.summary() and "spells/traps: Umi" in r.summary()
     assert r.to_json()["covered"] == r.result.covered()
+
+
+def test_board_lines_name_the_applied_effects():
+    from pyrules.search import board_lines
+    snap = {"snapshot": 1, "players": {"A": {}, "B": {}},
+            "effects": [{"effect": "unusable_monster_zones", "player": "A", "count": 3},
+                        {"effect": "cannot_attack", "cards": ["ox"], "source": "The Unhappy Girl"}]}
+    lines = board_lines(snap)
+    assert "Applied effect: unusable_monster_zones (count 3) on A" in lines
+    assert "Applied effect: cannot_attack on ox (from The Unhappy Girl)" in lines

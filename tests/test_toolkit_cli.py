@@ -293,6 +293,16 @@ def test_show_draws_both_sides_history_and_actions():
     assert out.index("Mystical Elf") < out.index("Battle Ox")      # the opponent on top
 
 
+def test_show_lists_the_applied_effects_and_a_set_turn(tmp_path):
+    snap = tmp_path / "applied.yaml"
+    snap.write_text("snapshot: 1\nplayers:\n  A:\n    spells_traps: [{id: poly, card: Polymerization, face: down, set_turn: 3}]\n"
+                    "  B: {}\neffects:\n  - {effect: unusable_monster_zones, player: A, count: 2, source: Ojama King}\n")
+    r = run("show", snap)
+    assert r.exit_code == 0, r.output
+    assert "Applied effects:\n  unusable_monster_zones (count 2) on A (from Ojama King)" in r.output
+    assert "Set turn 3" in r.output
+
+
 def test_show_invalid(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("snapshot: 1\nplayers: {A: {monsters: [{id: x, card: Nope, position: attack}]}, B: {}}\n")
