@@ -78,7 +78,8 @@ _spell_trap = {
                                                     "at most the snapshot's turn)"},
                    "set_turn": {"type": "integer", "minimum": 1, "maximum": 100_000,
                                 "description": "the duel turn on which this face-down card was Set (at most the "
-                                               "snapshot's turn; default: an earlier turn)"}},
+                                               "snapshot's turn; default: an earlier turn of its player, or this turn on "
+                                               "the turn player's first, turn 1 or 2)"}},
 }
 _pile_entry = {"anyOf": [{"type": "string", "description": "a bare card name"}, {
     "type": "object", "required": ["id", "card"], "additionalProperties": False,
