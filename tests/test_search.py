@@ -225,6 +225,7 @@ MUTATIONS = [
     ("revival.lp", "forbidden(A, revival_needs_tribute, S)", "revival_tribute_available"),
     ("summons.lp", "forbidden(normal_summon(I,S), normal_summons_used_up", "normal_summons_left_respected"),
     ("summons.lp", "forbidden(normal_summon_defense(I,S),R,E) :-", "defense_normal_summon_as_normal_summon"),
+    ("battle.lp", "forbidden(declare_attack(I,T), another_monster_attacks_alone", "sole_attacker_attacks_alone"),
 ]
 
 
