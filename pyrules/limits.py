@@ -147,12 +147,51 @@ def read_lines(stream: IO[bytes], limits: Limits) -> Iterator[str | InvalidInput
             yield e
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):     # type: ignore[misc]
-    """The safe YAML loader, noting every key given twice in one mapping."""
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_NUMBER_CHARS = 100      # a whole number written with more characters is refused (Python stops at 4,300 digits)
+MAX_MERGED = 100_000        # entries a mapping may gather through merge keys (<<), which copy at every level
+
+
+def check_nesting(text: str, limit: int, origin: str) -> None:
+    """InvalidInput when collections nest more than `limit` deep.  libyaml's composer recurses in C,
+    so a few thousand nested brackets overflow the stack and end the process; its parser keeps a stack
+    of its own, so the depth is counted over the parse events first (cheap: no values are built).
+    Text the parser refuses is left to the loader, which says where."""
+    depth = 0
+    starts, ends = (yaml.MappingStartEvent, yaml.SequenceStartEvent), (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    try:
+        for event in yaml.parse(text, Loader=_BaseLoader):
+            if isinstance(event, starts):
+                depth += 1
+                if depth > limit:
+                    mark = event.start_mark
+                    where = f" (line {mark.line + 1})" if mark is not None else ""
+                    raise InvalidInput(Problem(origin, f"nested more than {limit} levels deep{where}"))
+            elif isinstance(event, ends):
+                depth -= 1
+    except yaml.YAMLError:
+        return
+
+
+class _Loader(_BaseLoader):     # type: ignore[misc,valid-type]
+    """The safe YAML loader, noting every key given twice in one mapping; it refuses a whole number of
+    more than MAX_NUMBER_CHARS characters and merge keys that gather more than MAX_MERGED entries."""
 
     def __init__(self, stream):
         super().__init__(stream)
         self.duplicates: dict[int, list[tuple[Any, str]]] = {}
+
+    def construct_yaml_int(self, node):
+        if len(node.value) > MAX_NUMBER_CHARS:
+            raise yaml.constructor.ConstructorError(None, None, f"a number of {len(node.value):,} characters is "
+                                                    f"more than the {MAX_NUMBER_CHARS} allowed", node.start_mark)
+        return super().construct_yaml_int(node)
+
+    def flatten_mapping(self, node):
+        super().flatten_mapping(node)
+        if len(node.value) > MAX_MERGED:
+            raise yaml.constructor.ConstructorError(None, None, f"merge keys (<<) make a mapping of more than "
+                                                    f"{MAX_MERGED:,} entries", node.start_mark)
 
     def construct_yaml_map(self, node):
         data: dict = {}
@@ -173,6 +212,7 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):     # type: ignore
 
 
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 
 
 def _json_object(duplicates: dict[int, list[tuple[Any, str]]]):
@@ -204,6 +244,7 @@ def parse_yaml(text: str, origin: str, limits: Limits | None = None, base: str =
         else:
             check_value(value, limits or UNLIMITED, duplicates, base)
             return value
+    check_nesting(text, max(2 * (limits or UNLIMITED).max_depth, 100), origin)   # deeper still: refused unbuilt
     loader = _Loader(text)
     try:
         value = loader.get_single_data()

@@ -231,9 +231,22 @@ def bundled_patterns() -> tuple[Pattern, ...]:
 
 
 # ---- reading a text --------------------------------------------------------------------
+MAX_TEXT_CHARS = 3_000      # the longest card text of the two bundled databases has 852 characters
+
+
 def derive(text: str, patterns: Iterable[Pattern] | None = None) -> Derived:
-    """The effects the patterns read in a card text, and the relevant sentences they do not read."""
-    patterns = bundled_patterns() if patterns is None else tuple(patterns)
+    """The effects the patterns read in a card text, and the relevant sentences they do not read.
+    A text of more than MAX_TEXT_CHARS characters is not read at all (the topic expressions take time
+    growing with the square of a sentence's length): it counts as one unread sentence on every topic."""
+    if len(text or "") > MAX_TEXT_CHARS:
+        order = list(TOPICS)
+        return Derived([], [], [f"(a text of {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read)"],
+                       topics=order, unread_topics=order)
+    return _read(text, bundled_patterns() if patterns is None else tuple(patterns))
+
+
+def _read(text: str, patterns: tuple[Pattern, ...]) -> Derived:
+    """derive() on a text of a readable length."""
     effects: list[dict] = []
     read: list[tuple[str, str]] = []
     unread: list[str] = []

@@ -31,6 +31,15 @@ def _describe(v: Any) -> str:
     return type(v).__name__
 
 
+def _shown(v: Any) -> str:
+    """A value as a message quotes it: short (a long text or list cut at 60 characters), and a
+    whole number too large to print in full (Python refuses more than 4,300 digits) by its size."""
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 64:
+        return f"a number of about {int(v.bit_length() * 0.30103):,} digits"
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _fits_type(schema: dict, v: Any) -> bool:
     t = schema.get("type")
     if t is None:
@@ -137,7 +146,7 @@ def _compile_node(schema: dict, root: dict):
             _wrong_type(v, w, out, want)
             return
         if enum is not None and (v not in enum or (isinstance(v, bool) and not enum_has_bool)):
-            out.append((w, f"must be one of {', '.join(map(str, enum))}; got {v!r}"))
+            out.append((w, f"must be one of {', '.join(map(str, enum))}; got {_shown(v)}"))
             return
         if step is not None:
             step(v, w, out)
@@ -193,9 +202,9 @@ def _bounds_step(lo, hi):
 
     def bounds(v, w, out):
         if lo is not None and v < lo:
-            out.append((w, f"must be at least {lo}; got {v}"))
+            out.append((w, f"must be at least {lo}; got {_shown(v)}"))
         if hi is not None and v > hi:
-            out.append((w, f"must be at most {hi}; got {v}"))
+            out.append((w, f"must be at most {hi}; got {_shown(v)}"))
     return bounds
 
 
@@ -212,7 +221,7 @@ def _min_length_step(min_len):
 
 def _wrong_type(v: Any, w: Any, out: list, want: str) -> None:
     """The problem of a value whose type is not the schema's."""
-    out.append((w, f"expected {want}, got {_describe(v)} ({v!r})"))
+    out.append((w, f"expected {want}, got {_describe(v)} ({_shown(v)})"))
 
 
 def _object_step(schema: dict, root: dict, want: str | None = None):

@@ -450,3 +450,44 @@ def test_only_the_first_unknown_names_get_suggestions(tmp_path):
     snap = {"snapshot": 1, "players": {"A": {"hand": ["battle ox"] * 200}, "B": {}}}
     res = cli(["legal", write(tmp_path, "s.json", json.dumps(snap))], fresh=False)
     assert res.exit_code == 2 and res.stderr.count("did you mean 'Battle Ox'") == 10
+
+
+# ---- found by a fuzzing review (session of 2026-12-02) ----------------------------------------
+@pytest.mark.parametrize("tail", ["[" * 25_000, "{a: " * 40_000, "\n" + "- " * 60_000 + "x"],
+                         ids=["brackets", "braces", "dashes"])
+def test_yaml_nested_thousands_deep_is_refused_before_it_is_built(tmp_path, tail):
+    # libyaml's composer recurses in C: 25,000 brackets used to end the process (SIGSEGV), a size the byte
+    # limit lets through; the depth is now counted over the parser's events first
+    path = write(tmp_path, "deep.yaml", "snapshot: 1\nplayers: " + tail + "\n")
+    refused(["legal", path], str(path), "nested more than 100 levels deep")
+
+
+def test_yaml_merge_keys_that_multiply_are_refused(tmp_path):
+    lines = ["snapshot: 1", "x0: &a0 {" + ", ".join(f"k{i}: {i}" for i in range(10)) + "}"]
+    lines += [f"x{i}: &a{i} {{<<: [{', '.join([f'*a{i - 1}'] * 10)}]}}" for i in range(1, 8)]
+    text = "\n".join(lines + ["players: {A: {}, B: {}}"]) + "\n"
+    assert len(text) < 600                     # 600 bytes that once took minutes and gigabytes
+    path = write(tmp_path, "merge.yaml", text)
+    refused(["legal", path], str(path), "merge keys (<<) make a mapping of more than")
+
+
+@pytest.mark.parametrize("number", ["1" * 4301, "0x" + "f" * 3600, "0b" + "1" * 15_000], ids=["decimal", "hex", "binary"])
+def test_a_number_too_long_to_read(tmp_path, number):
+    path = write(tmp_path, "big.yaml", f"snapshot: 1\nplayers: {{A: {{}}, B: {{}}}}\nturn: {number}\n")
+    refused(["legal", path], str(path), "characters is more than the 100 allowed")
+    path = write(tmp_path, "big.json", f'{{"snapshot": 1, "players": {{"A": {{}}, "B": {{}}}}, "turn": {"1" * 4301}}}')
+    refused(["legal", path], str(path), "4,301 characters")
+
+
+def test_a_huge_number_from_python_is_named_by_its_size(engine):
+    with pytest.raises(InvalidInput) as e:
+        engine.legal({"snapshot": 1, "players": {"A": {"life": 10 ** 5000}, "B": {}}})
+    assert "players.A.life: must be at most" in str(e.value) and "a number of about 5,000 digits" in str(e.value)
+
+
+def test_a_card_text_longer_than_any_cards_is_not_read_and_flagged(tmp_path):
+    card = {"name": "Long Text", "type": "Effect Monster", "race": "Warrior", "attribute": "DARK", "level": 4,
+            "atk": 1, "def": 1, "desc": "this card cannot attack " * 4000}     # 96,000 characters
+    pool = write(tmp_path, "ygo.json", json.dumps({"data": [card]}))
+    res = cli(["cards", "audit", pool])          # (its topic expressions once took half a minute on it)
+    assert res.exit_code == 0 and "Long Text" in res.output and "NOT MODELLED" in res.output
