@@ -4,12 +4,12 @@ The project's own ruling suite (tests/cases/*.yaml), `pyrules test` and the pyte
 plugin all run cases through `run_case`.  The format extends the contract's worked
 examples (../shared/spec/examples):
 
-    - name: a sentence saying what the case shows
+    - name: a sentence saying what the case shows         # required
       source: battle-position-changes, Exception #3     # the passage it checks
       snapshot: {...}          # merged over DEFAULTS below
       readings: {name: value}  # optional: as --reading, for every check of the case
       checks:
-        - action: "flip_summon(bug)"         # term form or JSON object
+        - action: "flip_summon(bug)"         # term form or JSON object (each check: action and permitted)
           permitted: true
         - action: "change_position(bug,defense)"
           permitted: false
@@ -25,18 +25,26 @@ examples (../shared/spec/examples):
       invalid: true            # optional: the snapshot must be rejected
       problems: ["players.B.monsters"]   # optional: substrings the problems must contain
       invalid_action: "flip_summon(nobody)"   # optional: this action must be rejected
+
+`load_cases` checks the shape of every key when the file is read (case_problems): a value
+of the wrong type, an action that does not parse, a negative count or a key a check or
+`legal` does not know is InvalidInput naming the file, the case and the field
+(`cases.yaml: case 3 (...): legal.includes: expected a list of actions, got 5`).  A key the
+case itself does not know fails the case when it runs (case_checks).
 """
 from __future__ import annotations
 
 import copy
+import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from .actions import parse_action
 from .cards import load_yaml
 from .limits import read_file
-from .errors import InvalidInput
+from .errors import InvalidInput, Problem
 
 DEFAULTS = {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1", "players": {"A": {}, "B": {}}}
 
@@ -63,14 +71,171 @@ class Outcome:
 
 
 def load_cases(path: str | Path) -> list[dict]:
-    data = load_yaml(read_file(path, None, str(path)), str(path))
+    """The cases of a case file, each of the shape case_problems checks.  Raises InvalidInput:
+    a file that cannot be read names the file; a malformed case names the file, the case
+    (its number from 1 and its name) and the field, as `cases.yaml: case 3 (...): legal.count`."""
+    origin = str(path)
+    try:
+        data = load_yaml(read_file(path, None, origin), origin)
+    except InvalidInput as e:      # the file in every problem (a key given twice has only its field path)
+        raise InvalidInput([p if p.path == origin else Problem(f"{origin}: {_in_case(p.path)}", p.message)
+                            for p in e.problems]) from None
     if not isinstance(data, list):
-        raise InvalidInput([])
+        raise InvalidInput(Problem(origin, f"expected a list of cases, got {_got(data)}"))
+    problems = [Problem(f"{origin}: {_case_label(n, case)}" + (f": {p.path}" if p.path else ""), p.message)
+                for n, case in enumerate(data) for p in case_problems(case)]
+    if problems:
+        raise InvalidInput(problems)
     return data
 
 
-CASE_KEYS = {"name", "source", "snapshot", "readings", "checks", "replay", "legal", "invalid", "problems",
-             "invalid_action", "note", "cards", "unmodelled"}
+def _in_case(path: str) -> str:
+    """A field path in the file's list (`[2].checks[0]`) as the case and the path in it (`case 3: checks[0]`)."""
+    m = re.fullmatch(r"\[(\d+)\]\.?(.*)", path, re.S)
+    return f"case {int(m.group(1)) + 1}" + (f": {m.group(2)}" if m.group(2) else "") if m else path
+
+
+def _case_label(n: int, case: Any) -> str:
+    """`case N (name)` for the n-th case (from 0), the name shortened; without one, `case N`."""
+    name = case.get("name") if isinstance(case, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        return f"case {n + 1}"
+    return f"case {n + 1} ({name if len(name) <= 60 else name[:57] + '...'})"
+
+
+# ---- the shape of a case: each key it may hold, checked when the file is read --------------
+# Each checker takes the value and its field path and returns the problems.  What the value
+# means (a snapshot's content, a reading's name, whether an action is permitted) is for the
+# engine to judge when the case runs.
+Shape = Callable[[Any, str], list[Problem]]
+
+
+def _got(value: Any) -> str:
+    """The value a problem names: a scalar as written (JSON), else its kind."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None or isinstance(value, (bool, int, float, str)):
+        text = json.dumps(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    return type(value).__name__
+
+
+def _expected(path: str, what: str, value: Any) -> list[Problem]:
+    return [Problem(path, f"expected {what}, got {_got(value)}")]
+
+
+def _or_null(shape: Shape) -> Shape:
+    """The shape, or null (read as empty, as an empty `checks:` or `readings:` line is)."""
+    return lambda v, path: [] if v is None else shape(v, path)
+
+
+def _string(v: Any, path: str) -> list[Problem]:
+    return [] if isinstance(v, str) else _expected(path, "a string", v)
+
+
+def _name(v: Any, path: str) -> list[Problem]:
+    return [] if isinstance(v, str) and v.strip() else _expected(path, "a sentence saying what the case shows", v)
+
+
+def _flag(v: Any, path: str) -> list[Problem]:
+    return [] if isinstance(v, bool) else _expected(path, "true or false", v)
+
+
+def _count(v: Any, path: str) -> list[Problem]:
+    ok = isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    return [] if ok else _expected(path, "a number of actions (0 or more)", v)
+
+
+def _mapping(v: Any, path: str) -> list[Problem]:
+    return [] if isinstance(v, dict) else _expected(path, "a mapping", v)
+
+
+def _strings(v: Any, path: str) -> list[Problem]:
+    if not isinstance(v, list):
+        return _expected(path, "a list of strings", v)
+    return [p for i, x in enumerate(v) for p in _string(x, f"{path}[{i}]")]
+
+
+def _words(v: Any, path: str) -> list[Problem]:
+    """A mapping of names to words (readings, notes): each value a string, number or true/false."""
+    if not isinstance(v, dict):
+        return _expected(path, "a mapping of names to values", v)
+    return [p for k, x in v.items()
+            for p in ([] if isinstance(k, str) else [Problem(f"{path}.{k}", "expected a name (a string)")])
+            + ([] if isinstance(x, (str, bool, int, float)) else _expected(f"{path}.{k}", "a value", x))]
+
+
+def _action(v: Any, path: str) -> list[Problem]:
+    """An action the engine can read (term text or mapping); whether it is permitted is not asked."""
+    if not isinstance(v, (str, dict)):
+        return _expected(path, "an action (term text or mapping)", v)
+    try:
+        parse_action(v)
+    except InvalidInput as e:
+        return [Problem(path, "not an action: " + "; ".join(map(str, e.problems)))]
+    return []
+
+
+def _action_value(v: Any, path: str) -> list[Problem]:
+    """invalid_action: text or a mapping (that it is rejected is what the case checks)."""
+    return [] if isinstance(v, (str, dict)) else _expected(path, "an action (term text or mapping)", v)
+
+
+def _actions(v: Any, path: str) -> list[Problem]:
+    if not isinstance(v, list):
+        return _expected(path, "a list of actions", v)
+    return [p for i, x in enumerate(v) for p in _action(x, f"{path}[{i}]")]
+
+
+def _keys(v: dict, path: str, shapes: dict[str, Shape], required: tuple[str, ...] = ()) -> list[Problem]:
+    """The problems of a mapping's keys: each known key's shape, the required ones present, no other."""
+    known = ", ".join(shapes)
+    out = [Problem(f"{path}.{k}".lstrip("."), f"unknown key (known: {known})") for k in v if k not in shapes]
+    out += [Problem(f"{path}.{k}".lstrip("."), "is required") for k in required if k not in v]
+    return out + [p for k, x in v.items() if k in shapes for p in shapes[k](x, f"{path}.{k}".lstrip("."))]
+
+
+CHECK_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
+                                  "readings": _or_null(_words), "notes": _or_null(_words)}
+LEGAL_SHAPES: dict[str, Shape] = {"includes": _or_null(_actions), "excludes": _or_null(_actions), "count": _count}
+
+
+def _check(v: Any, path: str) -> list[Problem]:
+    if not isinstance(v, dict):
+        return _expected(path, "a check (a mapping with action and permitted)", v)
+    return _keys(v, path, CHECK_SHAPES, ("action", "permitted"))
+
+
+def _checks(v: Any, path: str) -> list[Problem]:
+    if not isinstance(v, list):
+        return _expected(path, "a list of checks", v)
+    return [p for i, x in enumerate(v) for p in _check(x, f"{path}[{i}]")]
+
+
+def _legal(v: Any, path: str) -> list[Problem]:
+    if not isinstance(v, dict):
+        return _expected(path, f"a mapping of {', '.join(LEGAL_SHAPES)}", v)
+    return _keys(v, path, LEGAL_SHAPES)
+
+
+CASE_SHAPES: dict[str, Shape] = {
+    "name": _name, "source": _string, "note": _string, "snapshot": _or_null(_mapping),
+    "readings": _or_null(_words), "checks": _or_null(_checks), "replay": _flag, "legal": _legal,
+    "invalid": _flag, "problems": _or_null(_strings), "invalid_action": _action_value,
+    "unmodelled": _strings, "cards": lambda v, path: []}
+CASE_KEYS = set(CASE_SHAPES)
+
+
+def case_problems(case: Any) -> list[Problem]:
+    """The problems of one case's shape, each with its field path in the case (`checks[0].readings`).
+    A key the case format does not know is left to case_checks, which fails the case on it."""
+    if not isinstance(case, dict):
+        return _expected("", "a case (a mapping with name, snapshot and checks)", case)
+    out = [Problem(_got(k), "expected a key name (a string)") for k in case if not isinstance(k, str)]
+    out += [] if "name" in case else [Problem("name", "is required (a sentence saying what the case shows)")]
+    return out + [p for k, v in case.items() if k in CASE_SHAPES for p in CASE_SHAPES[k](v, k)]
 
 
 def case_checks(case: dict) -> list[tuple[str, dict]]:
@@ -204,14 +369,14 @@ _JUDGED = {"replay": _expect_replay, "unmodelled": _expect_unmodelled, "legal": 
 def run_file(engine, path: str | Path, pattern: str | None = None) -> Iterator[Outcome]:
     path = Path(path)
     for case in load_cases(path):
-        if pattern and pattern.lower() not in case.get("name", "").lower():
+        if pattern and pattern.lower() not in case["name"].lower():
             continue
         for label, spec in case_checks(case):
             try:
                 ok, msg = run_check(engine, case, spec)
             except Exception as e:   # a broken case file must not stop the run
                 ok, msg = False, f"{type(e).__name__}: {e}"
-            yield Outcome(str(path), case.get("name", "?"), label, ok, "" if ok else msg)
+            yield Outcome(str(path), case["name"], label, ok, "" if ok else msg)
 
 
 def case_files(paths: list[str | Path]) -> list[Path]:

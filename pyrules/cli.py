@@ -358,7 +358,8 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
 
     Without PATH, runs the project's own ruling suite (tests/cases) from a checkout.
     Exit 0 all passed, 1 a check failed (or -k selected nothing), 2 a file or the rules
-    cannot be read.
+    cannot be read, or a case is malformed (checked before any runs; the message names the
+    file, the case and the field).
 
     \b
     Example:
@@ -394,19 +395,24 @@ def _case_roots(paths: tuple[str, ...]) -> list[Path]:
 
 
 def _read_case_files(files: list[Path]) -> None:
-    """Every case file reads as a list of case mappings whose checks are known (before any is run)."""
-    from .cases import case_checks, load_cases
+    """Every case file reads as a list of cases of the right shape (before any is run); each
+    problem names the file, and for a malformed case the case and the field."""
+    from .cases import load_cases
     problems = []
     for f in files:
         try:
-            for case in load_cases(f):
-                if not isinstance(case, dict):
-                    raise ValueError("each case is a mapping with name, snapshot and checks")
-                case_checks(case)
-        except Exception as e:   # unreadable or malformed: YAML, encoding, shape
-            problems.append(Problem(str(f), f"cannot read the case file: {str(e).strip() or 'expected a list of cases'}"))
+            load_cases(f)
+        except InvalidInput as e:
+            problems += [_unreadable(f, str(p)) for p in e.problems]
+        except Exception as e:   # whatever else a file holds, a message and not a traceback
+            problems.append(_unreadable(f, str(e).strip() or type(e).__name__))
     if problems:
         raise InvalidInput(problems)
+
+
+def _unreadable(f: Path, text: str) -> Problem:
+    """A case file's problem, the file named once: `f: cannot read the case file: case 1 (...): name: ...`."""
+    return Problem(str(f), f"cannot read the case file: {text.removeprefix(f'{f}: ')}")
 
 
 def _print_test_results(engine, passed: int, failures: list, as_json: bool) -> None:

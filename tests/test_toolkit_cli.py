@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from pyrules.cases import load_cases
 from pyrules.cli import main
+from pyrules.errors import InvalidInput
 from pyrules.lint import lint
 from pyrules.paths import rules_dir
 
@@ -105,6 +107,65 @@ def test_test_unreadable_files_exit_2(tmp_path, text):
     (tmp_path / "bad.yaml").write_text(text)
     r = run("test", tmp_path / "bad.yaml")
     assert r.exit_code == 2 and "cannot read the case file" in r.output
+
+
+# Malformed cases: each is refused before any runs (exit 2), the file, the case and the field named.
+MALFORMED = [
+    ("- name: 5\n  checks: [{action: draw, permitted: false}]", "case 1: name: expected a sentence"),
+    ("- name: L\n  legal: 5", "case 1 (L): legal: expected a mapping"),
+    ("- name: L\n  legal: {includes: 5}", "case 1 (L): legal.includes: expected a list of actions"),
+    ("- name: L\n  legal: {includes: [draw, 7]}", "case 1 (L): legal.includes[1]: expected an action"),
+    ("- name: L\n  legal: {excludes: [\"nope(\"]}", "case 1 (L): legal.excludes[0]: not an action"),
+    ("- name: L\n  legal: {count: -1}", "case 1 (L): legal.count: expected a number of actions (0 or more), got -1"),
+    ("- name: L\n  legal: {count: true}", "case 1 (L): legal.count: expected a number"),
+    ("- name: L\n  legal: {cuont: 3}", "case 1 (L): legal.cuont: unknown key"),
+    ("- name: R\n  replay: maybe", "case 1 (R): replay: expected true or false"),
+    ("- name: C\n  checks: 5", "case 1 (C): checks: expected a list of checks"),
+    ("- name: C\n  checks: [5]", "case 1 (C): checks[0]: expected a check"),
+    ("- name: C\n  checks: [{permitted: true}]", "case 1 (C): checks[0].action: is required"),
+    ("- name: C\n  checks: [{action: draw}]", "case 1 (C): checks[0].permitted: is required"),
+    ("- name: C\n  checks: [{action: draw, permitted: 1}]", "case 1 (C): checks[0].permitted: expected true or false"),
+    ("- name: C\n  checks: [{action: draw, permitted: false, readings: 3}]",
+     "case 1 (C): checks[0].readings: expected a mapping"),
+    ("- name: C\n  checks: [{action: draw, permitted: false, reasons: x}]",
+     "case 1 (C): checks[0].reasons: expected a list"),
+    ("- name: C\n  checks: [{action: draw, permitted: false, reason: [x]}]",
+     "case 1 (C): checks[0].reason: unknown key"),
+    ("- name: C\n  checks: [{action: {card: x}, permitted: false}]", "case 1 (C): checks[0].action: not an action"),
+    ("- name: C\n  readings: {position_change_limit: [a]}",
+     "case 1 (C): readings.position_change_limit: expected a value"),
+    ("- name: S\n  snapshot: [1]", "case 1 (S): snapshot: expected a mapping"),
+    ("- name: U\n  unmodelled: ceal", "case 1 (U): unmodelled: expected a list of strings"),
+    ("- name: P\n  invalid: true\n  problems: [3]", "case 1 (P): problems[0]: expected a string"),
+    ("- name: I\n  invalid_action: 3", "case 1 (I): invalid_action: expected an action"),
+    ("- checks: []", "case 1: name: is required"),
+    ("- name: A\n- name: A\n  1: x", "case 2 (A): 1: expected a key name"),
+    ("- name: a\n  name: b", "case 1: name: the key is given twice"),
+]
+
+
+@pytest.mark.parametrize("text,problem", MALFORMED)
+def test_test_malformed_cases_exit_2_naming_the_field(tmp_path, text, problem):
+    (tmp_path / "bad.yaml").write_text(text + "\n")
+    r = run("test", tmp_path / "bad.yaml", "-k", "x")
+    assert r.exit_code == 2, r.output
+    assert f"bad.yaml: cannot read the case file: {problem}" in r.output
+    assert "Traceback" not in r.output and "Error:" not in r.output
+
+
+def test_load_cases_raises_invalid_input_naming_the_field(tmp_path):
+    """The Python API refuses a malformed case file as the command does: InvalidInput, one problem a field."""
+    (tmp_path / "bad.yaml").write_text("- name: L\n  legal: {includes: 5, count: -1}\n  replay: maybe\n- 3\n")
+    with pytest.raises(InvalidInput) as e:
+        load_cases(tmp_path / "bad.yaml")
+    where = str(tmp_path / "bad.yaml")
+    assert [str(p) for p in e.value.problems] == [
+        f"{where}: case 1 (L): legal.includes: expected a list of actions, got 5",
+        f"{where}: case 1 (L): legal.count: expected a number of actions (0 or more), got -1",
+        f"{where}: case 1 (L): replay: expected true or false, got \"maybe\"",
+        f"{where}: case 2: expected a case (a mapping with name, snapshot and checks), got 3"]
+    with pytest.raises(InvalidInput, match="cannot read"):
+        load_cases(tmp_path / "nothing.yaml")
 
 
 def test_test_missing_path_and_broken_rules_exit_2(tmp_path):
