@@ -7,11 +7,13 @@ with a message and a status, its problems on standard error, one per line.
 """
 from __future__ import annotations
 
+import functools
 import gc
+import io
 import json
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn, cast
 
@@ -586,6 +588,80 @@ timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open
                                                       "properties together) and report what was found.")
 
 
+GRACE = 5.0           # seconds a search may run past --timeout (it stops solving on time itself) before it is stopped
+
+
+def _hard_timeout(command):
+    """A search command whose --timeout holds even while clingo grounds, which nothing can interrupt
+    from inside: with a timeout (and where processes fork), the command runs in a child process whose
+    output, exit status or invalid input come back through a pipe; a child still at work GRACE seconds
+    (and a quarter of the timeout) after the timeout is ended, and the run ends as unknown (exit 1)."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        timeout = kwargs.get("timeout")
+        if timeout is None or not hasattr(os, "fork"):
+            return command(*args, **kwargs)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:                                  # the child: runs the command, sends what it said
+            os.close(read_end)
+            os._exit(_child_run(write_end, lambda: command(*args, **kwargs)))
+        os.close(write_end)
+        _parent_wait(pid, read_end, timeout + GRACE + timeout / 4)
+    return run
+
+
+def _child_run(write_end: int, work) -> int:
+    """Runs work() with its output kept, then writes {"code", "out", "err", "problems"} as JSON."""
+    out, err = io.StringIO(), io.StringIO()
+    reply: dict[str, Any] = {"code": OK}
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            work()
+    except SystemExit as e:
+        reply["code"] = e.code if isinstance(e.code, int) else FAILED
+    except InvalidInput as e:
+        reply["problems"] = [[p.path, p.message] for p in e.problems]
+    except BaseException as e:                        # noqa: BLE001 (reported by the parent as a failure)
+        reply["code"] = FAILED
+        err.write(f"the search failed: {type(e).__name__}: {e}\n")
+    reply["out"], reply["err"] = out.getvalue(), err.getvalue()
+    with os.fdopen(write_end, "wb") as f:
+        f.write(json.dumps(reply).encode("utf-8"))
+    return 0
+
+
+def _parent_wait(pid: int, read_end: int, limit: float) -> None:
+    """Reads the child's reply until it ends or `limit` seconds pass (then ends the child), and
+    finishes the command as the child did."""
+    import select
+    import signal
+    import time
+    deadline, chunks = time.monotonic() + limit, []
+    with os.fdopen(read_end, "rb") as f:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([f], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                click.echo(f"unknown: the search was still at work {limit:.0f}s after it started, past --timeout, and "
+                           "was stopped (clingo cannot interrupt its grounding): narrow --scope or --cards", err=True)
+                sys.exit(FAILED)
+            chunk = os.read(f.fileno(), 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    os.waitpid(pid, 0)
+    reply = json.loads(b"".join(chunks) or b'{"code": 1, "out": "", "err": "the search ended without a reply\\n"}')
+    if reply.get("problems"):
+        raise InvalidInput([Problem(path, message) for path, message in reply["problems"]])
+    click.echo(reply["out"], nl=False)
+    click.echo(reply["err"], nl=False, err=True)
+    sys.exit(reply["code"])
+
+
 def _searcher(ctx, rules, card_names):
     from .search import Searcher, parse_card_names
     engine = _engine(ctx, rules)
@@ -604,6 +680,7 @@ def _searcher(ctx, rules, card_names):
 @timeout_option
 @rules_option
 @click.pass_context
+@_hard_timeout
 def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, timeout, rules):
     """Smallest snapshots where the two values of READING give an action different verdicts.
 
@@ -655,6 +732,7 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
 @timeout_option
 @rules_option
 @click.pass_context
+@_hard_timeout
 def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, timeout, rules):
     """Check properties of the rules: "holds within scope ..." or the minimal counterexample.
 

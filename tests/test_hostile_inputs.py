@@ -491,3 +491,23 @@ def test_a_card_text_longer_than_any_cards_is_not_read_and_flagged(tmp_path):
     pool = write(tmp_path, "ygo.json", json.dumps({"data": [card]}))
     res = cli(["cards", "audit", pool])          # (its topic expressions once took half a minute on it)
     assert res.exit_code == 0 and "Long Text" in res.output and "NOT MODELLED" in res.output
+
+
+def test_verify_timeout_holds_while_clingo_grounds(monkeypatch):
+    # a scope within the ceilings whose grounding alone once took 35 s and 1.7 GB past --timeout 5
+    import pyrules.cli as cli_module
+    monkeypatch.setattr(cli_module, "GRACE", 0.5)
+    started = time.monotonic()
+    res = cli(["verify", "verdict_exclusive", "--timeout", "1", "--scope", "monsters=5,hand=10,graveyard=10"])
+    assert res.exit_code == 1 and "unknown: the search was still at work" in res.stderr
+    assert time.monotonic() - started < 15
+
+
+def test_verify_with_a_timeout_answers_as_without(tmp_path):
+    plain = cli(["verify", "draw_rules", "--json"])
+    timed = cli(["verify", "draw_rules", "--json", "--timeout", "60"])
+    assert timed.exit_code == plain.exit_code == 0
+    strip = lambda r: [{k: v for k, v in p.items() if k not in ("seconds", "summary")}  # noqa: E731 (times differ)
+                       for p in json.loads(r.output)["properties"]]
+    assert strip(timed) == strip(plain)
+    refused(["verify", "no_such_property", "--timeout", "60"], "NAME", "unknown property")
