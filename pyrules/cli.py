@@ -321,8 +321,12 @@ def effects(as_json, rules):
         pyrules effects
         pyrules effects --json
     """
-    from .effects import load_vocabulary
+    from .effects import DECLARATION, load_vocabulary
     folder = _rules(rules)
+    if folder and not (Path(folder) / DECLARATION).is_file():     # as Engine(rules=folder) reads them
+        click.echo(f"note: no {DECLARATION} in {folder}: the shipped declarations are listed, which its rules "
+                   "are read with", err=True)
+        folder = None
     voc = load_vocabulary(Path(folder) if folder else None)
     if as_json:
         click.echo(json.dumps(
