@@ -156,7 +156,8 @@ def _snapshot(value: str, engine: Any) -> Any:
 
 
 def _readings(values: tuple[str, ...]) -> dict[str, str]:
-    out = {}
+    from .model import OptionReadings      # (its problems name --reading)
+    out = OptionReadings()
     for v in values:
         if "=" not in v:
             raise InvalidInput(Problem("--reading", f"expected NAME=VALUE, got {v!r}"))

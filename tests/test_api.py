@@ -158,10 +158,18 @@ def test_the_argument_wins_over_the_snapshot(engine):
     assert engine.check(s, "draw", {"first_turn_draw": "true"}).permitted
 
 
+def test_the_argument_takes_true_and_false_as_the_snapshot_does(engine):
+    assert "draw" in terms(engine.legal(FIRST_DRAW, readings={"first_turn_draw": True}))
+    assert engine.check(FIRST_DRAW, "draw", {"first_turn_draw": True}).permitted
+    s = {**FIRST_DRAW, "readings": {"first_turn_draw": True}}
+    assert not engine.check(s, "draw", {"first_turn_draw": False}).permitted
+
+
 def test_unknown_readings_are_invalid(engine):
-    with pytest.raises(InvalidInput) as info:
+    with pytest.raises(InvalidInput) as info:          # named as the argument, not as an option
         engine.check(FIRST_DRAW, "draw", {"first_turn_draw": "sometimes"})
-    assert info.value.problems[0].path == "--reading first_turn_draw"
+    assert info.value.problems[0].path == "readings['first_turn_draw']"
+    assert "--reading" not in str(info.value)
     with pytest.raises(InvalidInput):
         engine.legal(FIRST_DRAW, {"no_such_reading": "x"})
 
