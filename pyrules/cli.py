@@ -161,8 +161,11 @@ def _readings(values: tuple[str, ...]) -> dict[str, str]:
     for v in values:
         if "=" not in v:
             raise InvalidInput(Problem("--reading", f"expected NAME=VALUE, got {v!r}"))
-        name, value = v.split("=", 1)
-        out[name.strip()] = value.strip()
+        name, value = (part.strip() for part in v.split("=", 1))
+        if out.get(name, value) != value:          # as a key given twice: the last one would silently win
+            raise InvalidInput(Problem("--reading", f"{name} is given twice, as {out[name]} and as {value}; "
+                                                    "give it once"))
+        out[name] = value
     return out
 
 
