@@ -241,10 +241,10 @@ def _after_item(body: list[tuple[str, str]], i: int) -> int:
 
 
 def parse_action(value: Any) -> Action:
-    """An Action from an Action, a dict/JSON object, or the term form.  Raises InvalidInput."""
-    if isinstance(value, Action):
-        return value
-    value = _action_object(value)
+    """An Action from an Action, a dict/JSON object, or the term form.  Raises InvalidInput.
+    An Action made by hand is checked as its object would be (Action("nonsense"), or
+    tributes="ox" where a list of ids goes, are invalid input naming the field)."""
+    value = _fields_of(value) if isinstance(value, Action) else _action_object(value)
     name = _action_name(value)
     sig = dict(SIGNATURES[name])
     problems = [Problem(f"action.{key}", f"unknown key for {name}") for key in value if key != "action" and key not in sig]
@@ -264,6 +264,13 @@ def parse_action(value: Any) -> Action:
     if problems:
         raise InvalidInput(problems)
     return Action(action=name, **fields)
+
+
+def _fields_of(action: Action) -> dict[str, Any]:
+    """An Action's object: its action name and the fields it gives (a tuple of ids as a list)."""
+    fields = {key: getattr(action, key) for key in _NONE}
+    return {"action": action.action, **{key: list(v) if isinstance(v, tuple) else v
+                                        for key, v in fields.items() if v is not None}}
 
 
 def _action_object(value: Any) -> dict:

@@ -158,12 +158,16 @@ def _snapshot(value: str, engine: Any) -> Any:
 
 
 def _readings(values: tuple[str, ...]) -> dict[str, str]:
-    out = {}
+    from .model import OptionReadings      # (its problems name --reading)
+    out = OptionReadings()
     for v in values:
         if "=" not in v:
             raise InvalidInput(Problem("--reading", f"expected NAME=VALUE, got {v!r}"))
-        name, value = v.split("=", 1)
-        out[name.strip()] = value.strip()
+        name, value = (part.strip() for part in v.split("=", 1))
+        if out.get(name, value) != value:          # as a key given twice: the last one would silently win
+            raise InvalidInput(Problem("--reading", f"{name} is given twice, as {out[name]} and as {value}; "
+                                                    "give it once"))
+        out[name] = value
     return out
 
 
@@ -323,8 +327,12 @@ def effects(as_json, rules):
         pyrules effects
         pyrules effects --json
     """
-    from .effects import load_vocabulary
+    from .effects import DECLARATION, load_vocabulary
     folder = _rules(rules)
+    if folder and not (Path(folder) / DECLARATION).is_file():     # as Engine(rules=folder) reads them
+        click.echo(f"note: no {DECLARATION} in {folder}: the shipped declarations are listed, which its rules "
+                   "are read with", err=True)
+        folder = None
     voc = load_vocabulary(Path(folder) if folder else None)
     if as_json:
         click.echo(json.dumps(
@@ -693,6 +701,8 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
     from .search import Progress, Scope, case_of, format_counterexample
     searcher = _searcher(ctx, rules, card_names)
     pair = tuple(v.strip() for v in values.split(",")) if values else None
+    if out_dir:                            # before the search: a folder that cannot be made fails at once
+        _make_folder(out_dir, "--out")
     progress = Progress(sys.stderr)
     result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
     progress.clear()
@@ -701,14 +711,14 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
     written = []
     if out_dir:
         import yaml
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
         for n, cx in enumerate(result.found, 1):
             verdicts = [f"{'permitted' if (w['verdict'].permitted if w.get('verdict') else w['model'][0]) else 'forbidden'}"
                         f" under {v}" for v, w in cx.worlds.items()]
             case = case_of(cx, f"{reading}: {cx.action.term()} is {' but '.join(verdicts)} (found by pyrules diff)",
                            info.source)
             path = Path(out_dir) / f"diff_{reading}_{n}.yaml"
-            path.write_text(yaml.safe_dump([case], sort_keys=False, allow_unicode=True), encoding="utf-8")
+            with _open(path, "w", "--out") as f:
+                f.write(yaml.safe_dump([case], sort_keys=False, allow_unicode=True))
             written.append(str(path))
     if as_json:
         click.echo(json.dumps({"reading": reading, "values": shown, **result.to_json(), "written": written}))
@@ -845,6 +855,14 @@ def _open(name: str | Path, mode: str, option: str) -> Any:
         return open(name, mode) if "b" in mode else open(name, mode, encoding="utf-8")
     except OSError as e:
         raise InvalidInput(Problem(option, f"cannot open {name}: {e.strerror or e}")) from None
+
+
+def _make_folder(name: str, option: str) -> None:
+    """A folder to write into (made with its parents), or InvalidInput naming the option."""
+    try:
+        Path(name).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InvalidInput(Problem(option, f"cannot make the folder {name}: {e.strerror or e}")) from None
 
 
 class _Stopped(Exception):

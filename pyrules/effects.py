@@ -20,14 +20,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-import yaml
-
+from .errors import InvalidInput, Problem
+from .limits import parse_yaml, read_file
 from .paths import rules_dir
 from .validator import validate
 from .words import ATTRIBUTES, FRAME_FLAGS, RACES
 
 DECLARATION = "effects.yaml"
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 # The declaration's records are named tuples: immutable like frozen dataclasses, and made
@@ -69,12 +68,56 @@ def _arg(name: str, spec: dict) -> Arg:
     return Arg(name, spec["type"], spec.get("meaning", ""), tuple(spec.get("search") or ()))
 
 
+ARG_TYPES = ["integer", "name", "archetype", "attribute", "race", "frame", "boolean"]
+_ARG_SPEC = {"type": "object", "additionalProperties": False, "required": ["type"],
+             "properties": {"type": {"anyOf": [{"type": "array", "items": {"type": "string", "minLength": 1}},
+                                               {"enum": ARG_TYPES}]},
+                            "meaning": {"type": "string"},
+                            "search": {"type": "array", "items": {"type": "integer"}}}}
+_ARGS = {"type": "object", "additionalProperties": _ARG_SPEC}
+DECLARATION_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["kinds", "filters", "conditions"],
+    "properties": {
+        "kinds": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": False, "required": ["meaning", "source"],
+            "properties": {"meaning": {"type": "string", "minLength": 1}, "source": {"type": "string", "minLength": 1},
+                           "about": {"enum": ["card", "player"]}, "printed": {"enum": ["field", "anywhere"]},
+                           "args": {"anyOf": [_ARGS, {"type": "null"}]}, "legacy": {"type": "string"}}}},
+        "filters": _ARGS, "conditions": _ARGS}}
+"""The shape of rules/effects.yaml (its header says what each key means)."""
+
+
+def declaration_problems(data: Any, origin: str) -> list[Problem]:
+    """Every way the declaration's data breaks its shape, each at `origin: field path`."""
+    return [Problem(f"{origin}: {p}" if p else origin, m)
+            for p, m in validate(data, DECLARATION_SCHEMA, DECLARATION_SCHEMA)]
+
+
+def read_declaration(path: Path) -> dict[str, Any]:
+    """The data of an effects.yaml, checked against DECLARATION_SCHEMA (InvalidInput naming the
+    file and the field: the file missing, not UTF-8, not YAML, a key given twice, a wrong shape)."""
+    data = parse_yaml(read_file(path, None, str(path)), str(path))
+    problems = declaration_problems(data, str(path))
+    if problems:
+        raise InvalidInput(problems)
+    return data
+
+
+def _checked(data: Any) -> dict[str, Any]:
+    """A cached declaration, checked again (a malformed cache entry is made again: ValueError)."""
+    if declaration_problems(data, ""):
+        raise ValueError("not a declaration")
+    return data
+
+
 def load_vocabulary(folder: Path | None = None) -> Vocabulary:
-    """Read rules/effects.yaml (of `folder`, default the shipped rules)."""
+    """Read rules/effects.yaml (of `folder`, default the shipped rules); InvalidInput naming the
+    file and the field when it is missing or malformed."""
     from . import cache                      # the YAML read once per version of the file
     path = (folder or rules_dir()) / DECLARATION
-    data = cache.cached("effects", cache.key([path]),
-                        lambda: yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader))
+    if not path.is_file():
+        raise InvalidInput(Problem(str(path), "no such file: the rules folder's effect declarations"))
+    data = cache.cached("effects", cache.key([path]), lambda: read_declaration(path), from_json=_checked)
     kinds = {}
     for name, spec in data["kinds"].items():
         kinds[name] = Kind(name, spec["meaning"], spec["source"], spec.get("about", "card"),
@@ -101,11 +144,14 @@ def vocabulary() -> Vocabulary:
 def use_rules(folder: Path | str | None) -> None:
     """Read the effect declaration of this rules folder from now on (Engine(rules=DIR) calls
     it: a designer's own kinds reach validation and the encoder); None, or a folder without
-    effects.yaml: the shipped rules.  One declaration per process: the last Engine's."""
+    effects.yaml: the shipped rules.  One declaration per process: the last Engine's.  A malformed
+    declaration is InvalidInput (load_vocabulary), and the one in use stays."""
     chosen = Path(folder).resolve() if folder is not None else None
     if chosen is not None and (chosen == rules_dir().resolve() or not (chosen / DECLARATION).is_file()):
         chosen = None
     if chosen != _ACTIVE[0]:
+        if chosen is not None:
+            _vocabulary_of(chosen)       # read and checked first: InvalidInput naming the file and the field
         _ACTIVE[0] = chosen
         _KIND_SCHEMAS.clear()
 

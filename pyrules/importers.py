@@ -128,7 +128,7 @@ def _first_icon(bits: int, icons: tuple[tuple[str, int], ...]) -> str:
 
 def _cdb_stats(atk: int, df: int, level: int, race: int, attribute: int) -> dict[str, Any]:
     """A monster's Level, Attribute and Type (when known), and its ATK/DEF (negative: "?")."""
-    stats: dict[str, Any] = {"level": level & 0xFF}
+    stats: dict[str, Any] = {"level": level & 0xFF if level >= 0 else level}    # negative: refused as it is
     if attribute in ATTRIBUTE_BITS:
         stats["attribute"] = ATTRIBUTE_BITS[attribute]
     if race in RACE_BITS:
@@ -140,8 +140,8 @@ def _cdb_stats(atk: int, df: int, level: int, race: int, attribute: int) -> dict
     return stats
 
 
-def read_cdb(path: Path) -> ImportResult:
-    """A YGOPro cards.cdb: one card per datas row without an alias, named from texts."""
+def _cdb_rows(path: Path) -> list[tuple]:
+    """The datas rows of a cards.cdb with their texts' name and desc, by id."""
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error as e:
@@ -160,8 +160,16 @@ def read_cdb(path: Path) -> ImportResult:
         raise _bad(path, f"not a readable card database: {e}") from None
     finally:
         con.close()
+    return rows
+
+
+def read_cdb(path: Path) -> ImportResult:
+    """A YGOPro cards.cdb: one card per datas row without an alias, named from texts."""
+    rows = _cdb_rows(path)
     result = ImportResult([], path.name)
     seen: set[int] = set()
+    named: dict[str, dict] = {}          # name -> its first card: only Tokens share a name
+    problems: list[Problem] = []
     for code, alias, bits, atk, df, level, race, attribute, setcode, name, desc in rows:
         if alias:
             result.skipped_aliases += 1
@@ -180,10 +188,18 @@ def read_cdb(path: Path) -> ImportResult:
             continue
         if isinstance(card, str):
             result.skipped_unsupported.append(f"{name}: {card}")
-        else:
-            card = _with_archetypes(card, setcode)
-            result.cards.append(card)
-            _add_text(result, card, desc)
+            continue
+        first = named.setdefault(card["name"], card)
+        if first is not card and not (first.get("token") and card.get("token")):
+            problems.append(Problem(f"{path.name}: {card['name']}", f"two cards have this name (passcodes "
+                                    f"{first['passcode']} and {code}); only the Tokens several cards make may "
+                                    "share one"))
+            continue
+        card = _with_archetypes(card, setcode)
+        result.cards.append(card)
+        _add_text(result, card, desc)
+    if problems:
+        raise InvalidInput(problems)
     return result
 
 

@@ -36,8 +36,6 @@ import clingo
 import clingo.ast as ast
 from clingo.ast import ASTType
 
-import yaml
-
 from .astwalk import Sig, atoms, head_body, term_atoms, variable_counts
 from .effects import DECLARATION, EFFECT_READERS, load_vocabulary
 from .engine import program_files
@@ -651,8 +649,10 @@ def check_effects(prog: Program, folder: Path) -> list[Finding]:
         return []
     try:
         voc = load_vocabulary(folder)
-    except (OSError, KeyError, TypeError, AttributeError, yaml.YAMLError) as e:
-        return [Finding(rel(path, folder), 0, "effect", f"cannot read the effect declarations: {e}")]
+    except InvalidInput as e:          # each problem at "PATH: field" (pyrules.effects.read_declaration)
+        return [Finding(rel(path, folder), 0, "effect", "cannot read the effect declarations: "
+                        + str(p).removeprefix(f"{path}: "))
+                for p in e.problems]
     declared = {"kinds": set(voc.kinds), "filters": set(voc.filters) | _IMPLIED_FILTERS,
                 "conditions": set(voc.conditions)}
     read: dict[str, set[str]] = {k: set() for k in declared}

@@ -100,6 +100,17 @@ def read_source(source: Any, limits: Limits | None = None) -> Any:
     raise InvalidInput(Problem("snapshot", f"expected a mapping, a path or text, got {type(source).__name__}"))
 
 
+class OptionReadings(dict):
+    """Readings chosen on the command line (`--reading NAME=VALUE`): their problems name the
+    option (`--reading NAME`); those of a plain mapping (Python's `readings=` argument) name
+    the argument (`readings['NAME']`)."""
+
+
+def reading_word(value: Any) -> Any:
+    """A reading's value as the catalogue words it: a YAML or Python boolean is true/false."""
+    return "true" if value is True else "false" if value is False else value
+
+
 def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[str]],
                    reading_overrides: dict[str, str] | None = None, collect: bool = False,
                    limits: Limits | None = None) -> Game:
@@ -111,7 +122,7 @@ def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[st
     limits' problems (rules/validity.lp) and report every problem at once."""
     if reading_overrides is not None and not isinstance(reading_overrides, dict):
         raise InvalidInput(Problem("readings", "expected a mapping of reading names to values, such as "
-                                               f"{{'first_turn_draw': 'true'}}; got {type(reading_overrides).__name__}"))
+                                               f"{{'first_turn_draw': True}}; got {type(reading_overrides).__name__}"))
     raw = read_source(source, limits)
     if not isinstance(raw, dict):
         raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
@@ -326,13 +337,15 @@ class _Normaliser:
         return attack if all(ok) else None
 
     def _readings(self) -> dict[str, str]:
-        """The readings chosen in the snapshot, then by --reading (which wins)."""
+        """The readings chosen in the snapshot, then by --reading or the `readings` argument
+        (which win); true and false as in the snapshot."""
         readings = {}
-        given = {k: ("true" if v is True else "false" if v is False else v)
-                 for k, v in (self.raw.get("readings") or {}).items()}
-        for origin, values in (("readings", given), ("--reading", self.overrides)):
-            for name, value in values.items():
-                path = f"{origin}.{name}" if origin == "readings" else f"--reading {name}"
+        option = isinstance(self.overrides, OptionReadings)
+        for chosen, values in ((False, self.raw.get("readings") or {}), (True, self.overrides)):
+            for name, given in values.items():
+                value = reading_word(given)
+                path = (f"readings.{name}" if not chosen else f"--reading {name}" if option
+                        else f"readings[{name!r}]")
                 if name not in self.known_readings:
                     self.bad(path, f"unknown reading (known: {', '.join(sorted(self.known_readings))})")
                 elif value not in self.known_readings[name]:

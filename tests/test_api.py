@@ -100,6 +100,29 @@ def test_parse_action_canonical_json():
     assert parse_action("enter_battle_phase").to_json() == {"action": "enter_battle_phase"}
 
 
+@pytest.mark.parametrize("action, path, message", [
+    (Action("nonsense"), "action.action", "unknown action 'nonsense'"),
+    (Action(5), "action.action", "expected an action name (a string)"),
+    (Action("normal_summon", card="skull", tributes="ox"), "action.tributes", "expected a list of ids"),
+    (Action("normal_summon", card="skull", tributes=("ox", "ox")), "action.tributes", "names the same id twice"),
+    (Action("change_position", card="ox", to="sideways"), "action.to", "must be attack or defense"),
+    (Action("draw", card="ox"), "action.card", "unknown key for draw"),
+    (Action("flip_summon"), "action.card", "is required"),
+])
+def test_an_action_made_by_hand_is_checked_as_a_parsed_one(engine, action, path, message):
+    from pyrules.explain import explain
+    for ask in (engine.check, lambda s, a: explain(engine, s, a)):
+        with pytest.raises(InvalidInput) as info:
+            ask(SNAP, action)
+        assert info.value.problems[0].path == path and message in info.value.problems[0].message
+
+
+def test_an_action_made_by_hand_gets_the_defaults_of_a_parsed_one(engine):
+    made = engine.check(SNAP, Action("normal_summon", card="skull", tributes=["ox"]))
+    assert made.action == parse_action("normal_summon(skull,[ox])")
+    assert engine.check(SNAP, Action("normal_summon", card="ox")).action.tributes == ()
+
+
 # ---- readings -----------------------------------------------------------------------
 FIRST_DRAW = {"snapshot": 1, "turn": 1, "phase": "draw", "players": {"A": {}, "B": {}}}
 EFFECT_CHANGED = {"snapshot": 1, "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "defense"}]},
@@ -135,10 +158,18 @@ def test_the_argument_wins_over_the_snapshot(engine):
     assert engine.check(s, "draw", {"first_turn_draw": "true"}).permitted
 
 
+def test_the_argument_takes_true_and_false_as_the_snapshot_does(engine):
+    assert "draw" in terms(engine.legal(FIRST_DRAW, readings={"first_turn_draw": True}))
+    assert engine.check(FIRST_DRAW, "draw", {"first_turn_draw": True}).permitted
+    s = {**FIRST_DRAW, "readings": {"first_turn_draw": True}}
+    assert not engine.check(s, "draw", {"first_turn_draw": False}).permitted
+
+
 def test_unknown_readings_are_invalid(engine):
-    with pytest.raises(InvalidInput) as info:
+    with pytest.raises(InvalidInput) as info:          # named as the argument, not as an option
         engine.check(FIRST_DRAW, "draw", {"first_turn_draw": "sometimes"})
-    assert info.value.problems[0].path == "--reading first_turn_draw"
+    assert info.value.problems[0].path == "readings['first_turn_draw']"
+    assert "--reading" not in str(info.value)
     with pytest.raises(InvalidInput):
         engine.legal(FIRST_DRAW, {"no_such_reading": "x"})
 

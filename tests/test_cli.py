@@ -104,6 +104,16 @@ def test_legal_with_reading(tmp_path):
     assert res.exit_code == 2 and "--reading" in res.stderr
 
 
+def test_a_reading_given_twice_with_two_values_is_invalid(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text(yaml.safe_dump({"snapshot": 1, "turn": 1, "phase": "draw", "players": {"A": {}, "B": {}}}))
+    for command in (["legal", p], ["check", p, "draw"]):
+        res = run([*command, "--reading", "first_turn_draw=true", "--reading", "first_turn_draw=false"])
+        assert res.exit_code == 2 and "--reading: first_turn_draw is given twice" in res.stderr, res.stderr
+    out = run(["legal", p, "--json", "--reading", "first_turn_draw=true", "--reading", "first_turn_draw = true"])
+    assert out.exit_code == 0 and json.loads(out.stdout)["permitted"] == [{"action": "draw"}]
+
+
 def test_legal_nothing_permitted(tmp_path):
     p = tmp_path / "s.yaml"
     p.write_text("snapshot: 1\nturn: 1\nphase: end\nplayers: {A: {}, B: {}}\n")

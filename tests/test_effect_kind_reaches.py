@@ -133,3 +133,38 @@ def test_pyrules_effects_lists_every_kind_filter_and_condition():
     table = CliRunner().invoke(main, ["effects"]).output
     assert all(f"\n{k}" in "\n" + table for k in voc.kinds) and "filters (to:)" in table
     assert "synchro_tuner(name: name)" in table and "source: faq-basic-gameplay: Synchro Monsters" in table
+
+
+EXAMPLE = str(Path(__file__).resolve().parent.parent / "facts" / "examples" / "main_phase.yaml")
+
+
+@pytest.mark.parametrize("text, field", [
+    ("kinds: 5\nfilters: {}\nconditions: {}\n", "kinds: expected a mapping, got an integer"),
+    ("kinds: {foo: {}}\nfilters: {}\nconditions: {}\n", "kinds.foo.meaning: is required"),
+    ("kinds: {foo: {meaning: m, source: s, args: {n: {type: number}}}}\nfilters: {}\nconditions: {}\n",
+     "kinds.foo.args.n.type: must be one of"),
+    ("kinds: {foo: [unclosed\n", "not valid YAML or JSON (line 2"),
+])
+def test_a_broken_declaration_is_invalid_input_naming_the_file_and_the_field(tmp_path, text, field):
+    folder = tmp_path / "rules"
+    shutil.copytree(rules_dir(), folder)
+    (folder / "effects.yaml").write_text(text)
+    for args in (["effects"], ["legal", EXAMPLE], ["check", EXAMPLE, "draw"]):
+        r = CliRunner().invoke(main, [*args, "--rules", str(folder)])
+        assert r.exit_code == 2 and f"effects.yaml: {field}" in r.output and "Traceback" not in r.output, r.output
+    with pytest.raises(InvalidInput) as info:
+        Engine(rules=folder)
+    assert str(folder / "effects.yaml") in info.value.problems[0].path
+    assert vocabulary() == load_vocabulary()          # the declaration in use stays the shipped one
+
+
+def test_a_rules_folder_without_a_declaration_is_read_with_the_shipped_one(tmp_path):
+    folder = tmp_path / "rules"
+    shutil.copytree(rules_dir(), folder)
+    (folder / "effects.yaml").unlink()
+    r = CliRunner().invoke(main, ["effects", "--rules", str(folder), "--json"])
+    assert r.exit_code == 0 and "note: no effects.yaml in" in r.output
+    assert [k["effect"] for k in json.loads(r.stdout)["kinds"]] == list(load_vocabulary().kinds)
+    with pytest.raises(InvalidInput) as info:           # asked for by name: no such file
+        load_vocabulary(folder)
+    assert info.value.problems[0].path == str(folder / "effects.yaml")

@@ -150,6 +150,14 @@ def test_diff_cli_text_and_json():
     assert r.exit_code == 2
 
 
+def test_diff_out_that_cannot_be_made_is_invalid_input(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    r = CliRunner().invoke(main, ["diff", "first_turn_draw", "--out", str(blocker / "found"), "--timeout", "3"])
+    assert r.exit_code == 2 and "invalid input: --out: cannot make the folder" in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)      # no traceback
+
+
 def test_cards_option(engine):
     s = Searcher(engine, parse_card_names("Man-Eater Bug", engine.cards))
     cx = s.diff("position_change_limit").found[0]

@@ -257,6 +257,8 @@ def _edit(path: Path, old: str, new: str) -> None:
      "frame/2 is not read of the card J"),
     (lambda r: _edit(r / "validity.lp", "#program card.", "#program cards."),
      "#program cards: only base and card exist"),
+    (lambda r: (r / "effects.yaml").write_text("kinds: {foo: {}}\nfilters: {}\nconditions: {}\n"),
+     "rules/effects.yaml:0: [effect] cannot read the effect declarations: kinds.foo.meaning: is required"),
 ])
 def test_lint_finds(tmp_path, edit, expect):
     rules = _copy(tmp_path)

@@ -182,6 +182,27 @@ def test_bad_cdb_files(tmp_path, make, message):
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("rows, message", [
+    ([(5053103, 0, 0x11, 1700, 1000, -7, 0x8000, 0x1, "Battle Ox")], "cards.cdb[0].level: must be at least 0; got -7"),
+    ([*ROWS, (5053104, 0, 0x11, 1800, 1000, 4, 0x8000, 0x1, "Battle Ox")],
+     "cards.cdb: Battle Ox: two cards have this name (passcodes 5053103 and 5053104)"),
+])
+def test_cdb_rows_that_cannot_be_one_card(tmp_path, rows, message):
+    path = make_cdb(tmp_path / "cards.cdb", rows)
+    result = CliRunner().invoke(main, ["cards", "import", str(path)])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output, result.output
+    assert "249" not in result.output                   # the value as the file gives it, not its low byte
+    with pytest.raises(InvalidInput):
+        Engine(cards=path)
+
+
+def test_same_name_tokens_of_a_cdb_are_one_card(tmp_path):
+    rows = [*ROWS, (73915053, 0, 0x4011, 0, 0, 1, 0x4000, 0x1, "Sheep Token")]   # as the Goat cdb's Ojama Tokens
+    res = import_cards(make_cdb(tmp_path / "cards.cdb", rows))
+    assert [c["passcode"] for c in res.cards if c["name"] == "Sheep Token"] == [73915052, 73915053]
+    assert res.db()["Sheep Token"]["token"]
+
+
 @pytest.mark.parametrize("text, message", [
     ('{"data": {"name": "x"}}', "not a YGOPRODeck card-info file"),
     ('{"data": [{"id": 1}]}', "needs a name and a type"),
