@@ -217,7 +217,10 @@ def _checks(v: Any, path: str) -> list[Problem]:
 def _legal(v: Any, path: str) -> list[Problem]:
     if not isinstance(v, dict):
         return _expected(path, f"a mapping of {', '.join(LEGAL_SHAPES)}", v)
-    return _keys(v, path, LEGAL_SHAPES)
+    out = _keys(v, path, LEGAL_SHAPES)
+    if not any(v.get(k) is not None for k in LEGAL_SHAPES):        # legal: {} would check nothing
+        out.append(Problem(path, f"expects nothing: give at least one of {', '.join(LEGAL_SHAPES)}"))
+    return out
 
 
 CASE_SHAPES: dict[str, Shape] = {
@@ -235,7 +238,23 @@ def case_problems(case: Any) -> list[Problem]:
         return _expected("", "a case (a mapping with name, snapshot and checks)", case)
     out = [Problem(_got(k), "expected a key name (a string)") for k in case if not isinstance(k, str)]
     out += [] if "name" in case else [Problem("name", "is required (a sentence saying what the case shows)")]
+    out += _expects_something(case)
     return out + [p for k, v in case.items() if k in CASE_SHAPES for p in CASE_SHAPES[k](v, k)]
+
+
+EXPECTATIONS = ("checks", "legal", "invalid", "invalid_action", "replay", "unmodelled")
+
+
+def _expects_something(case: dict) -> list[Problem]:
+    """A case that expects nothing would pass whatever the rules say: it needs a check, a legal
+    expectation, invalid: true, invalid_action, replay or unmodelled; `problems` goes with invalid: true."""
+    out = []
+    if case.get("problems") and case.get("invalid") is not True:
+        out.append(Problem("problems", "goes with invalid: true (the problems a rejected snapshot names)"))
+    given = [k for k in EXPECTATIONS if k in case and (k == "replay" or case[k] not in (None, [], False))]
+    if not given:
+        out.append(Problem("", f"expects nothing: give at least one of {', '.join(EXPECTATIONS)}"))
+    return out
 
 
 def case_checks(case: dict) -> list[tuple[str, dict]]:

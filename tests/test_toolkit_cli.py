@@ -141,6 +141,11 @@ MALFORMED = [
     ("- checks: []", "case 1: name: is required"),
     ("- name: A\n- name: A\n  1: x", "case 2 (A): 1: expected a key name"),
     ("- name: a\n  name: b", "case 1: name: the key is given twice"),
+    ("- name: N\n  source: a passage\n  snapshot: {turn: 3}", "case 1 (N): expects nothing: give at least one of"),
+    ("- name: N\n  checks: []\n  invalid: false", "case 1 (N): expects nothing"),
+    ("- name: L\n  legal: {}", "case 1 (L): legal: expects nothing"),
+    ("- name: P\n  checks: [{action: draw, permitted: false}]\n  problems: [x]",
+     "case 1 (P): problems: goes with invalid: true"),
 ]
 
 
