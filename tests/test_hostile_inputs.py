@@ -459,7 +459,9 @@ def test_yaml_nested_thousands_deep_is_refused_before_it_is_built(tmp_path, tail
     # libyaml's composer recurses in C: 25,000 brackets used to end the process (SIGSEGV), a size the byte
     # limit lets through; the depth is now counted over the parser's events first
     path = write(tmp_path, "deep.yaml", "snapshot: 1\nplayers: " + tail + "\n")
-    refused(["legal", path], str(path), "nested more than 100 levels deep")
+    res = refused(["legal", path], str(path))
+    # (PyYAML 6.0.4's own scanner stops at 1,000 levels: its message then)
+    assert "nested more than 100 levels deep" in res.stderr or "maximum nesting depth" in res.stderr, res.stderr
 
 
 def test_yaml_merge_keys_that_multiply_are_refused(tmp_path):
@@ -468,7 +470,9 @@ def test_yaml_merge_keys_that_multiply_are_refused(tmp_path):
     text = "\n".join(lines + ["players: {A: {}, B: {}}"]) + "\n"
     assert len(text) < 600                     # 600 bytes that once took minutes and gigabytes
     path = write(tmp_path, "merge.yaml", text)
-    refused(["legal", path], str(path), "merge keys (<<) make a mapping of more than")
+    res = refused(["legal", path], "")       # bounded (refused() fails past 20 s)
+    # (PyYAML 6.0.4 merges without copying: the file is then read, and its stray keys are refused)
+    assert "merge keys (<<) make a mapping of more than" in res.stderr or "x0: unknown key" in res.stderr, res.stderr
 
 
 @pytest.mark.parametrize("number", ["1" * 4301, "0x" + "f" * 3600, "0b" + "1" * 15_000], ids=["decimal", "hex", "binary"])

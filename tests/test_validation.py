@@ -159,6 +159,14 @@ def test_five_spells_traps_and_a_field_spell_are_fine(tmp_path):
     assert code == 0, err
 
 
+@pytest.mark.parametrize("face", ["up", "down"])
+def test_a_field_spell_in_the_spell_trap_zone(tmp_path, face):
+    # boundary pair with the test above: the same "Umi" in the Field Spell Zone is fine
+    s = with_side("A", spells_traps=[{"id": "umi", "card": "Umi", "face": face}])
+    err = assert_invalid(tmp_path, s, "players.A.spells_traps[0]")
+    assert "goes in the Field Spell Zone" in err
+
+
 def test_token_face_down(tmp_path):
     s = with_side("A", monsters=[{"id": "t", "card": "Sheep Token", "position": "defense", "face": "down"}])
     err = assert_invalid(tmp_path, s, "players.A.monsters[0]")
