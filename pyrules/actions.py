@@ -74,9 +74,16 @@ class Action(Record):
         set_field(self, "costs", costs)
         set_field(self, "by", by)
 
+    def _signature(self) -> tuple[tuple[str, str], ...]:
+        """The action kind's fields; InvalidInput for a kind made by hand that does not exist."""
+        sig = SIGNATURES.get(self.action) if isinstance(self.action, str) else None
+        if sig is None:
+            raise InvalidInput(Problem("action.action", f"unknown action {self.action!r}"))
+        return tuple(sig)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.action}
-        for key, kind in SIGNATURES[self.action]:
+        for key, kind in self._signature():
             value = getattr(self, key)
             if value is None:
                 continue
@@ -85,7 +92,7 @@ class Action(Record):
 
     def term(self) -> str:
         args = []
-        for key, kind in SIGNATURES[self.action]:
+        for key, kind in self._signature():
             value = getattr(self, key)
             if value is None:
                 continue
@@ -95,7 +102,7 @@ class Action(Record):
     def ids(self) -> list[tuple[str, str]]:
         """(field, id) for every card id the action names."""
         out = []
-        for key, kind in SIGNATURES[self.action]:
+        for key, kind in self._signature():
             value = getattr(self, key)
             if kind == "id" or (kind == "target" and value != "direct") or (kind == "by" and value is not None):
                 out.append((key, value))

@@ -392,3 +392,11 @@ def test_the_predicates_the_rules_read_include_shown_and_classically_negated_one
     stmts: list = []
     ast.parse_string("#show atk/2. p(X) :- -race(X,dragon), level(X,L), L > 4.", stmts.append)
     assert {("atk", 2), ("race", 2), ("level", 2), ("p", 1)} <= predicates_read(stmts)
+
+
+@pytest.mark.parametrize("kind", ["nonsense", 5])
+def test_an_unknown_action_kind_made_by_hand_cannot_be_written_either(kind):
+    for write in (Action.term, Action.to_json, Action.ids):
+        with pytest.raises(InvalidInput) as info:
+            write(Action(kind))
+        assert info.value.problems[0].path == "action.action"
