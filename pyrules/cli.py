@@ -612,13 +612,46 @@ def _hard_timeout(command):
         sys.stdout.flush()
         sys.stderr.flush()
         read_end, write_end = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:                                  # the child: runs the command, sends what it said
-            os.close(read_end)
-            os._exit(_child_run(write_end, lambda: command(*args, **kwargs)))
+            code = FAILED
+            try:
+                os.close(read_end)
+                _die_with(parent)
+                code = _child_run(write_end, lambda: command(*args, **kwargs))
+            finally:
+                os._exit(code)                        # never the parent's code (click's, a test runner's)
         os.close(write_end)
-        _parent_wait(pid, read_end, timeout + GRACE + timeout / 4)
+        try:
+            _parent_wait(pid, read_end, timeout + GRACE + timeout / 4, bool(kwargs.get("as_json")))
+        finally:                                      # Ctrl-C, or any error here: the child ends too
+            _end_child(pid)
     return run
+
+
+def _die_with(parent: int) -> None:
+    """The child ends when its parent does (Linux: the kernel sends it SIGKILL; elsewhere the
+    parent's own exits end it), and at once if the parent is already gone."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, 9)                              # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(FAILED)
+
+
+def _end_child(pid: int) -> None:
+    """Kills the child if it still runs, and reaps it."""
+    import signal
+    try:
+        if os.waitpid(pid, os.WNOHANG) == (0, 0):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 def _child_run(write_end: int, work) -> int:
@@ -636,33 +669,41 @@ def _child_run(write_end: int, work) -> int:
         reply["code"] = FAILED
         err.write(f"the search failed: {type(e).__name__}: {e}\n")
     reply["out"], reply["err"] = out.getvalue(), err.getvalue()
-    with os.fdopen(write_end, "wb") as f:
-        f.write(json.dumps(reply).encode("utf-8"))
+    try:
+        with os.fdopen(write_end, "wb") as f:
+            f.write(json.dumps(reply).encode("utf-8"))
+    except OSError:                                   # the parent is gone: nobody to tell
+        return FAILED
     return 0
 
 
-def _parent_wait(pid: int, read_end: int, limit: float) -> None:
+def _parent_wait(pid: int, read_end: int, limit: float, as_json: bool) -> None:
     """Reads the child's reply until it ends or `limit` seconds pass (then ends the child), and
     finishes the command as the child did."""
     import select
-    import signal
     import time
     deadline, chunks = time.monotonic() + limit, []
     with os.fdopen(read_end, "rb") as f:
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([f], [], [], left)[0]:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                click.echo(f"unknown: the search was still at work {limit:.0f}s after it started, past --timeout, and "
-                           "was stopped (clingo cannot interrupt its grounding): narrow --scope or --cards", err=True)
+                _end_child(pid)
+                why = (f"the search was still at work {limit:.0f}s after it started, past --timeout, and was stopped "
+                       "(clingo cannot interrupt its grounding): narrow --scope or --cards")
+                if as_json:
+                    click.echo(json.dumps({"unknown": why}))
+                click.echo(f"unknown: {why}", err=True)
                 sys.exit(FAILED)
             chunk = os.read(f.fileno(), 1 << 16)
             if not chunk:
                 break
             chunks.append(chunk)
-    os.waitpid(pid, 0)
-    reply = json.loads(b"".join(chunks) or b'{"code": 1, "out": "", "err": "the search ended without a reply\\n"}')
+    _, status = os.waitpid(pid, 0)
+    try:
+        reply = json.loads(b"".join(chunks))
+    except ValueError:                                # none, or cut short: the child died while it wrote
+        died = f" (ended by signal {os.WTERMSIG(status)})" if os.WIFSIGNALED(status) else ""
+        reply = {"code": FAILED, "out": "", "err": f"the search ended without a whole reply{died}\n"}
     if reply.get("problems"):
         raise InvalidInput([Problem(path, message) for path, message in reply["problems"]])
     click.echo(reply["out"], nl=False)

@@ -149,7 +149,7 @@ def read_lines(stream: IO[bytes], limits: Limits) -> Iterator[str | InvalidInput
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_NUMBER_CHARS = 100      # a whole number written with more characters is refused (Python stops at 4,300 digits)
-MAX_MERGED = 100_000        # entries a mapping may gather through merge keys (<<), which copy at every level
+MAX_MERGED = 100_000        # entries merge keys (<<) may gather in one text (each level or link of merges copies)
 
 
 def check_nesting(text: str, limit: int, origin: str) -> None:
@@ -175,11 +175,12 @@ def check_nesting(text: str, limit: int, origin: str) -> None:
 
 class _Loader(_BaseLoader):     # type: ignore[misc,valid-type]
     """The safe YAML loader, noting every key given twice in one mapping; it refuses a whole number of
-    more than MAX_NUMBER_CHARS characters and merge keys that gather more than MAX_MERGED entries."""
+    more than MAX_NUMBER_CHARS characters and merge keys that gather more than MAX_MERGED entries in all."""
 
     def __init__(self, stream):
         super().__init__(stream)
         self.duplicates: dict[int, list[tuple[Any, str]]] = {}
+        self.merged = 0             # entries gathered through merge keys so far, in the whole text
 
     def construct_yaml_int(self, node):
         if len(node.value) > MAX_NUMBER_CHARS:
@@ -188,10 +189,13 @@ class _Loader(_BaseLoader):     # type: ignore[misc,valid-type]
         return super().construct_yaml_int(node)
 
     def flatten_mapping(self, node):
+        merges = any(key.tag == "tag:yaml.org,2002:merge" for key, _ in node.value)
         super().flatten_mapping(node)
-        if len(node.value) > MAX_MERGED:
-            raise yaml.constructor.ConstructorError(None, None, f"merge keys (<<) make a mapping of more than "
-                                                    f"{MAX_MERGED:,} entries", node.start_mark)
+        if merges:                  # a mapping merged once has no merge keys left: counted once
+            self.merged += len(node.value)
+            if self.merged > MAX_MERGED:
+                raise yaml.constructor.ConstructorError(None, None, f"merge keys (<<) gather more than "
+                                                        f"{MAX_MERGED:,} entries", node.start_mark)
 
     def construct_yaml_map(self, node):
         data: dict = {}

@@ -32,11 +32,15 @@ def _describe(v: Any) -> str:
 
 
 def _shown(v: Any) -> str:
-    """A value as a message quotes it: short (a long text or list cut at 60 characters), and a
-    whole number too large to print in full (Python refuses more than 4,300 digits) by its size."""
-    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 64:
-        return f"a number of about {int(v.bit_length() * 0.30103):,} digits"
-    text = repr(v)
+    """A value as a message quotes it: short (a long text or list cut at 60 characters); a whole
+    number too large to print (Python refuses more than 4,300 digits) by its size, and a value that
+    cannot be printed (such a number inside a list, a failing repr) by its kind."""
+    try:
+        text = repr(v)
+    except Exception:               # noqa: BLE001 (ValueError for the digits; any error of a user's repr)
+        if isinstance(v, int) and not isinstance(v, bool):
+            return f"a number of about {int(v.bit_length() * 0.30103) + 1:,} digits"
+        return _describe(v)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -475,6 +475,14 @@ def test_yaml_merge_keys_that_multiply_are_refused(tmp_path):
     assert "merge keys (<<) make a mapping of more than" in res.stderr or "x0: unknown key" in res.stderr, res.stderr
 
 
+def test_yaml_merge_keys_chained_are_refused_in_all(tmp_path):
+    # each link merges the one before: no mapping is large, but together they copy about N*N/2 entries
+    links = [f"  a{i}: &a{i} {{<<: *a{i - 1}, k{i}: 1}}" for i in range(1, 2000)]
+    text = "\n".join(["snapshot: 1", "x:", "  a0: &a0 {k0: 1}"] + links + ["players: {A: {}, B: {}}"]) + "\n"
+    path = write(tmp_path, "chain.yaml", text)
+    refused(["legal", path], str(path), "merge keys (<<) gather more than 100,000 entries")
+
+
 @pytest.mark.parametrize("number", ["1" * 4301, "0x" + "f" * 3600, "0b" + "1" * 15_000], ids=["decimal", "hex", "binary"])
 def test_a_number_too_long_to_read(tmp_path, number):
     path = write(tmp_path, "big.yaml", f"snapshot: 1\nplayers: {{A: {{}}, B: {{}}}}\nturn: {number}\n")
@@ -486,7 +494,10 @@ def test_a_number_too_long_to_read(tmp_path, number):
 def test_a_huge_number_from_python_is_named_by_its_size(engine):
     with pytest.raises(InvalidInput) as e:
         engine.legal({"snapshot": 1, "players": {"A": {"life": 10 ** 5000}, "B": {}}})
-    assert "players.A.life: must be at most" in str(e.value) and "a number of about 5,000 digits" in str(e.value)
+    assert "players.A.life: must be at most" in str(e.value) and "a number of about 5,001 digits" in str(e.value)
+    with pytest.raises(InvalidInput) as e:                    # inside a list, where its repr fails too
+        engine.legal({"snapshot": 1, "turn": [10 ** 5000], "players": {"A": {}, "B": {}}})
+    assert "turn: expected" in str(e.value)
 
 
 def test_a_card_text_longer_than_any_cards_is_not_read_and_flagged(tmp_path):
@@ -505,6 +516,27 @@ def test_verify_timeout_holds_while_clingo_grounds(monkeypatch):
     res = cli(["verify", "verdict_exclusive", "--timeout", "1", "--scope", "monsters=5,hand=10,graveyard=10"])
     assert res.exit_code == 1 and "unknown: the search was still at work" in res.stderr
     assert time.monotonic() - started < 15
+    res = cli(["verify", "verdict_exclusive", "--timeout", "1", "--scope", "monsters=5,hand=10,graveyard=10", "--json"])
+    assert res.exit_code == 1 and "still at work" in json.loads(res.stdout)["unknown"]
+
+
+def test_a_search_in_its_child_process_ends_with_the_command(tmp_path):
+    # killing `pyrules verify --timeout ...` must not leave its search grounding on (an orphan)
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "pyrules", "verify", "verdict_exclusive", "--timeout", "60",
+                             "--scope", "monsters=5,hand=10,graveyard=10"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: list[int] = []
+    with bounded(30):
+        while not children:
+            time.sleep(0.2)
+            children = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+        proc.terminate()
+        proc.wait()
+        child = Path(f"/proc/{children[0]}/stat")
+        while child.exists() and child.read_text().split(") ")[-1][0] != "Z":   # gone, or dead and not yet reaped
+            time.sleep(0.1)
 
 
 def test_verify_with_a_timeout_answers_as_without(tmp_path):
