@@ -180,7 +180,8 @@ def _action(v: Any, path: str) -> list[Problem]:
 
 def _action_value(v: Any, path: str) -> list[Problem]:
     """invalid_action: text or a mapping (that it is rejected is what the case checks)."""
-    return [] if isinstance(v, (str, dict)) else _expected(path, "an action (term text or mapping)", v)
+    ok = (isinstance(v, str) and v.strip()) or (isinstance(v, dict) and v)    # "" or {} would expect nothing
+    return [] if ok else _expected(path, "an action (term text or mapping, not empty)", v)
 
 
 def _actions(v: Any, path: str) -> list[Problem]:
