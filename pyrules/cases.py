@@ -29,8 +29,8 @@ examples (../shared/spec/examples):
 `load_cases` checks the shape of every key when the file is read (case_problems): a value
 of the wrong type, an action that does not parse, a negative count or a key a check or
 `legal` does not know is InvalidInput naming the file, the case and the field
-(`cases.yaml: case 3 (...): legal.includes: expected a list of actions, got 5`).  A key the
-case itself does not know fails the case when it runs (case_checks).
+(`cases.yaml: case 3 (...): legal.includes: expected a list of actions, got 5`), and so is a
+key the case itself does not know.
 """
 from __future__ import annotations
 
@@ -233,12 +233,15 @@ CASE_KEYS = set(CASE_SHAPES)
 
 
 def case_problems(case: Any) -> list[Problem]:
-    """The problems of one case's shape, each with its field path in the case (`checks[0].readings`).
-    A key the case format does not know is left to case_checks, which fails the case on it."""
+    """The problems of one case's shape, each with its field path in the case (`checks[0].readings`),
+    a key the case format does not know among them (case_checks also fails a case given to run_case
+    without load_cases on such a key)."""
     if not isinstance(case, dict):
         return _expected("", "a case (a mapping with name, snapshot and checks)", case)
     out = [Problem(_got(k), "expected a key name (a string)") for k in case if not isinstance(k, str)]
     out += [] if "name" in case else [Problem("name", "is required (a sentence saying what the case shows)")]
+    out += [Problem(k, f"unknown key (known: {', '.join(CASE_SHAPES)})") for k in case
+            if isinstance(k, str) and k not in CASE_SHAPES]
     out += _expects_something(case)
     return out + [p for k, v in case.items() if k in CASE_SHAPES for p in CASE_SHAPES[k](v, k)]
 

@@ -138,6 +138,7 @@ MALFORMED = [
     ("- name: U\n  unmodelled: ceal", "case 1 (U): unmodelled: expected a list of strings"),
     ("- name: P\n  invalid: true\n  problems: [3]", "case 1 (P): problems[0]: expected a string"),
     ("- name: I\n  invalid_action: 3", "case 1 (I): invalid_action: expected an action"),
+    ("- name: K\n  chekcs: [{action: draw, permitted: false}]\n  replay: false", "case 1 (K): chekcs: unknown key"),
     ("- name: I\n  invalid_action: ''", "case 1 (I): invalid_action: expected an action (term text or mapping, not empty)"),
     ("- checks: []", "case 1: name: is required"),
     ("- name: A\n- name: A\n  1: x", "case 2 (A): 1: expected a key name"),
