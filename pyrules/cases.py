@@ -152,10 +152,16 @@ def _mapping(v: Any, path: str) -> list[Problem]:
     return [] if isinstance(v, dict) else _expected(path, "a mapping", v)
 
 
-def _strings(v: Any, path: str) -> list[Problem]:
-    if not isinstance(v, list):
-        return _expected(path, "a list of strings", v)
-    return [p for i, x in enumerate(v) for p in _string(x, f"{path}[{i}]")]
+def _list_of(item: Shape, what: str) -> Shape:
+    """A list (else "expected a list of WHAT") each of whose entries has the shape `item`."""
+    def check(v: Any, path: str) -> list[Problem]:
+        if not isinstance(v, list):
+            return _expected(path, f"a list of {what}", v)
+        return [p for i, x in enumerate(v) for p in item(x, f"{path}[{i}]")]
+    return check
+
+
+_strings = _list_of(_string, "strings")
 
 
 def _words(v: Any, path: str) -> list[Problem]:
@@ -184,10 +190,7 @@ def _action_value(v: Any, path: str) -> list[Problem]:
     return [] if ok else _expected(path, "an action (term text or mapping, not empty)", v)
 
 
-def _actions(v: Any, path: str) -> list[Problem]:
-    if not isinstance(v, list):
-        return _expected(path, "a list of actions", v)
-    return [p for i, x in enumerate(v) for p in _action(x, f"{path}[{i}]")]
+_actions = _list_of(_action, "actions")
 
 
 def _keys(v: dict, path: str, shapes: dict[str, Shape], required: tuple[str, ...] = ()) -> list[Problem]:
@@ -209,10 +212,7 @@ def _check(v: Any, path: str) -> list[Problem]:
     return _keys(v, path, CHECK_SHAPES, ("action", "permitted"))
 
 
-def _checks(v: Any, path: str) -> list[Problem]:
-    if not isinstance(v, list):
-        return _expected(path, "a list of checks", v)
-    return [p for i, x in enumerate(v) for p in _check(x, f"{path}[{i}]")]
+_checks = _list_of(_check, "checks")
 
 
 def _legal(v: Any, path: str) -> list[Problem]:
