@@ -662,7 +662,7 @@ def _child_run(write_end: int, work) -> int:
         with redirect_stdout(out), redirect_stderr(err):
             work()
     except SystemExit as e:
-        reply["code"] = e.code if isinstance(e.code, int) else FAILED
+        reply["code"] = OK if e.code is None else e.code if isinstance(e.code, int) else FAILED     # as sys.exit reads it
     except InvalidInput as e:
         reply["problems"] = [[p.path, p.message] for p in e.problems]
     except BaseException as e:                        # noqa: BLE001 (reported by the parent as a failure)

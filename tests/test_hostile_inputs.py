@@ -547,3 +547,14 @@ def test_verify_with_a_timeout_answers_as_without(tmp_path):
                        for p in json.loads(r.output)["properties"]]
     assert strip(timed) == strip(plain)
     refused(["verify", "no_such_property", "--timeout", "60"], "NAME", "unknown property")
+
+
+def test_the_forked_search_reports_a_plain_exit_as_success():
+    # sys.exit() with no code is status 0, in the child as in a process
+    import os
+    import sys as _sys
+    from pyrules.cli import _child_run
+    read_end, write_end = os.pipe()
+    assert _child_run(write_end, lambda: _sys.exit()) == 0
+    with os.fdopen(read_end, "rb") as f:
+        assert json.loads(f.read())["code"] == 0
