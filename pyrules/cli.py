@@ -654,10 +654,21 @@ def _end_child(pid: int) -> None:
         pass
 
 
+_LIVE_STDERR: list = []   # in a forked search: the stderr its progress lines go to while the rest is kept
+
+
+def _progress_stream():
+    """Where a search's progress lines go: stderr, or in a forked search (_child_run) the stderr
+    it had before its output was kept, so that a terminal still sees them as they come."""
+    return _LIVE_STDERR[-1] if _LIVE_STDERR else sys.stderr
+
+
 def _child_run(write_end: int, work) -> int:
-    """Runs work() with its output kept, then writes {"code", "out", "err", "problems"} as JSON."""
+    """Runs work() with its output kept (progress lines apart: _progress_stream), then writes
+    {"code", "out", "err", "problems"} as JSON."""
     out, err = io.StringIO(), io.StringIO()
     reply: dict[str, Any] = {"code": OK}
+    _LIVE_STDERR.append(sys.stderr)
     try:
         with redirect_stdout(out), redirect_stderr(err):
             work()
@@ -668,6 +679,8 @@ def _child_run(write_end: int, work) -> int:
     except BaseException as e:                        # noqa: BLE001 (reported by the parent as a failure)
         reply["code"] = FAILED
         err.write(f"the search failed: {type(e).__name__}: {e}\n")
+    finally:
+        _LIVE_STDERR.pop()
     reply["out"], reply["err"] = out.getvalue(), err.getvalue()
     try:
         with os.fdopen(write_end, "wb") as f:
@@ -682,12 +695,15 @@ def _parent_wait(pid: int, read_end: int, limit: float, as_json: bool) -> None:
     finishes the command as the child did."""
     import select
     import time
+
+    from .search import Progress
     deadline, chunks = time.monotonic() + limit, []
     with os.fdopen(read_end, "rb") as f:
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([f], [], [], left)[0]:
                 _end_child(pid)
+                Progress(sys.stderr).clear_line()     # the child's last progress line, on a terminal
                 why = (f"the search was still at work {limit:.0f}s after it started, past --timeout, and was stopped "
                        "(clingo cannot interrupt its grounding): narrow --scope or --cards")
                 if as_json:
@@ -699,6 +715,7 @@ def _parent_wait(pid: int, read_end: int, limit: float, as_json: bool) -> None:
                 break
             chunks.append(chunk)
     _, status = os.waitpid(pid, 0)
+    Progress(sys.stderr).clear_line()
     try:
         reply = json.loads(b"".join(chunks))
     except ValueError:                                # none, or cut short: the child died while it wrote
@@ -744,7 +761,7 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
     pair = tuple(v.strip() for v in values.split(",")) if values else None
     if out_dir:                            # before the search: a folder that cannot be made fails at once
         _make_folder(out_dir, "--out")
-    progress = Progress(sys.stderr)
+    progress = Progress(_progress_stream())
     result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
     progress.clear()
     info = searcher.engine.catalogue.readings[reading]
@@ -803,7 +820,7 @@ def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, 
         for name, prop in sorted(searcher.properties(rules_files).items()):
             click.echo(f"{name}: {prop.text}")
         return
-    progress = Progress(sys.stderr)
+    progress = Progress(_progress_stream())
     results = searcher.verify(names, rules_files, scope_text, timeout, progress)
     progress.clear()
     if as_json:

@@ -811,7 +811,12 @@ class Progress:
             self.shown = True
 
     def clear(self) -> None:
-        if self.active and self.shown:
+        if self.shown:
+            self.clear_line()
+
+    def clear_line(self) -> None:
+        """Rubs out the terminal's current line (one another process may have drawn)."""
+        if self.active:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self.shown = False

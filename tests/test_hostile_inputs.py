@@ -558,3 +558,32 @@ def test_the_forked_search_reports_a_plain_exit_as_success():
     assert _child_run(write_end, lambda: _sys.exit()) == 0
     with os.fdopen(read_end, "rb") as f:
         assert json.loads(f.read())["code"] == 0
+
+
+def test_the_forked_search_draws_its_progress_on_the_terminal_as_it_goes(monkeypatch):
+    # with --timeout the search's output is kept until it ends; its progress lines are not: they go
+    # to the stderr it had (a terminal), where a long search shows that it is at work
+    import io
+    import os
+    import sys as _sys
+    from pyrules.cli import _child_run, _progress_stream
+    from pyrules.search import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(_sys, "stderr", terminal)
+
+    def work():
+        Progress(_progress_stream())("verify draw_rules: searching, 2.0s")
+        print("kept", file=_sys.stderr)
+
+    read_end, write_end = os.pipe()
+    assert _child_run(write_end, work) == 0
+    with os.fdopen(read_end, "rb") as f:
+        reply = json.loads(f.read())
+    assert "searching, 2.0s" in terminal.getvalue() and "searching" not in reply["err"]
+    assert reply["err"] == "kept\n" and "kept" not in terminal.getvalue()
+    assert _progress_stream() is terminal                 # outside a forked search: stderr itself
