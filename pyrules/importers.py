@@ -74,9 +74,17 @@ class ImportResult:
     audit: dict[str, dict] = field(default_factory=dict)            # name -> audit record (audit_record)
     texts: dict[str, str] = field(default_factory=dict, repr=False)  # name -> card text (not kept in cards)
 
+    def one_per_name(self) -> list[dict]:
+        """The cards, one per name: same-name Tokens (each card that makes one has its own
+        passcode) are one card, the first passcode's facts, in the bundled pool as from --cards."""
+        seen: dict[str, dict] = {}
+        for card in self.cards:
+            seen.setdefault(card["name"], card)
+        return list(seen.values())
+
     def db(self) -> CardDB:
         db = CardDB()
-        db.add(self.cards, self.source)
+        db.add(self.one_per_name(), self.source)
         return db
 
 

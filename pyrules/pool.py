@@ -54,14 +54,6 @@ def audit(result: ImportResult) -> dict[str, Any]:
             "records": records}
 
 
-def pool_cards(result: ImportResult) -> list[dict]:
-    """One card per name (same-name Tokens are one card: the first passcode's facts)."""
-    seen: dict[str, dict] = {}
-    for card in result.cards:
-        seen.setdefault(card["name"], card)
-    return list(seen.values())
-
-
 def with_curated(cards: list[dict], curated: list[dict]) -> list[dict]:
     """The pool's cards with the rulings' cards (facts/cards.yaml) over them: a curated card
     replaces the imported one of its name; those the pool lacks come last."""
@@ -74,7 +66,7 @@ def pool_files(cdb: str | Path) -> dict[str, str]:
     """The shipped files (path under facts/ -> text) built from a cards.cdb and facts/cards.yaml."""
     result = import_cards(cdb)
     curated = CardDB.from_file(facts_dir() / "cards.yaml")
-    cards = with_curated(pool_cards(result), [curated[n] for n in curated])
+    cards = with_curated(result.one_per_name(), [curated[n] for n in curated])
     head = {"names": [c["name"] for c in cards], "source": Path(cdb).name, "built_by": "tools/build_pool.py",
             "note": "facts, not card texts; the cards of facts/cards.yaml replace the imported ones"}
     lines = [json.dumps(head, ensure_ascii=False)] + [json.dumps(c, ensure_ascii=False) for c in cards]

@@ -203,6 +203,21 @@ def test_same_name_tokens_of_a_cdb_are_one_card(tmp_path):
     assert res.db()["Sheep Token"]["token"]
 
 
+def test_same_name_tokens_keep_the_first_rows_facts_as_the_bundled_pool_does(tmp_path):
+    # the Goat cdb's two "Soul Token" rows differ in Type and Attribute: --cards once kept the last
+    # row's facts where the bundled pool keeps the first's
+    rows = [*ROWS, (73915053, 0, 0x4011, 0, 0, 1, 0x8, 0x20, "Sheep Token")]   # a Fiend, DARK second row
+    res = import_cards(make_cdb(tmp_path / "cards.cdb", rows))
+    first = res.db()["Sheep Token"]
+    assert first["passcode"] == 73915052 and first["type"] == "Beast" and first["attribute"] == "EARTH"
+    goat = import_cards(GOAT)
+    soul = [c for c in goat.cards if c["name"] == "Soul Token"]
+    assert len(soul) == 2 and soul[0].get("attribute") != soul[1].get("attribute")     # (none, DARK)
+    facts = [{k: card.get(k) for k in ("passcode", "type", "attribute")}
+             for card in (goat.db()["Soul Token"], Engine().cards["Soul Token"], soul[0])]
+    assert facts[0] == facts[1] == facts[2]
+
+
 @pytest.mark.parametrize("text, message", [
     ('{"data": {"name": "x"}}', "not a YGOPRODeck card-info file"),
     ('{"data": [{"id": 1}]}', "needs a name and a type"),
