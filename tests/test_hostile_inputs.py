@@ -298,11 +298,14 @@ def test_verify_scope_keys_go_over_the_propertys_own_scope():
 
 
 def test_verify_timeout_is_for_the_whole_run():
+    # once the run's time is spent, every property after is reported unknown without a search (how
+    # many come first depends on what this process has grounded before: its searches are cached)
     res = cli(["verify", "--timeout", "0.05", "--json"])
     props = json.loads(res.stdout)["properties"]
-    searched = [p for p in props if p["seconds"] > 0]
-    assert len(props) >= 10 and len(searched) <= 2, [(p["property"], p["seconds"]) for p in props]
-    assert all(p["holds"] is None and "time limit" in p["summary"] for p in props if p["seconds"] == 0)
+    first_skipped = next(k for k, p in enumerate(props) if p["seconds"] == 0)
+    assert len(props) >= 10 and first_skipped <= len(props) // 2, [(p["property"], p["seconds"]) for p in props]
+    assert all(p["seconds"] == 0 and p["holds"] is None and "time limit" in p["summary"]
+               for p in props[first_skipped:])
     assert res.exit_code == 1
 
 
