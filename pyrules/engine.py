@@ -314,6 +314,12 @@ def _zone_entries(k: str, statements: Statements) -> object:
     return made
 
 
+
+def listed(items: list[str]) -> str:
+    """Items in a sentence: "A", "A and B", "A, B and C" (each once, in their order)."""
+    items = list(dict.fromkeys(items))
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
 class Engine:
     """Judges snapshots.  Create one and reuse it: the rules are read and parsed once.
 
@@ -570,8 +576,8 @@ class Engine:
         sums = [str(g.number) for g in grounds if g.kind == "sum"]
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
         text = text.replace("{sum}", sums[0] if sums else "?")
-        names = [g.name or "?" for g in grounds if g.kind == "name"]
-        text = text.replace("{name}", names[0] if names else "?")
+        names = [g.name or "?" for g in grounds if g.kind == "name"] or ["?"]
+        text = text.replace('"{name}"', listed([f'"{n}"' for n in names])).replace("{name}", listed(names))
         return Reason(rid, text, source, tuple(g.text() for g in grounds), grounds)
 
     def describe_card(self, enc: Encoding, number: int) -> str:

@@ -400,3 +400,18 @@ def test_an_unknown_action_kind_made_by_hand_cannot_be_written_either(kind):
         with pytest.raises(InvalidInput) as info:
             write(Action(kind))
         assert info.value.problems[0].path == "action.action"
+
+
+def test_a_reason_names_every_card_its_evidence_names(engine):
+    # issue 13: a forbidden Summon's reasons name what is missing: "Gate Guardian" without its three
+    # named monsters needs all three, not the first alone
+    snap = {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+            "players": {"A": {"hand": [{"id": "gg", "card": "Gate Guardian"}],
+                              "monsters": [{"id": "sanga", "card": "Sanga of the Thunder", "position": "attack"}]},
+                        "B": {}}}
+    none = engine.check(snap, "procedure_summon(gg,[],attack)")
+    text = next(r.text for r in none.reasons if r.rule == "procedure_needs_card")
+    assert '"Sanga of the Thunder", "Kazejin" and "Suijin"' in text
+    one = engine.check(snap, "procedure_summon(gg,[sanga],attack)")
+    text = next(r.text for r in one.reasons if r.rule == "procedure_needs_card")
+    assert '"Kazejin" and "Suijin"' in text and "Sanga" not in text
