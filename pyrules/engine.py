@@ -574,6 +574,7 @@ class Engine:
         cards = [g.card_text() if g.kind == "card" else g.text() for g in grounds if g.kind in ("card", "effect")]
         needs = [str(g.number if g.kind == "need" else g.needs) for g in grounds if g.kind in ("need", "sum")]
         sums = [str(g.number) for g in grounds if g.kind == "sum"]
+        text = text.replace("({card})", f"({listed(cards)})" if cards else "(a card)")     # what adds up: all of them
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
         text = text.replace("{sum}", sums[0] if sums else "?")
         names = [g.name or "?" for g in grounds if g.kind == "name"] or ["?"]

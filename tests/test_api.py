@@ -415,3 +415,14 @@ def test_a_reason_names_every_card_its_evidence_names(engine):
     one = engine.check(snap, "procedure_summon(gg,[sanga],attack)")
     text = next(r.text for r in one.reasons if r.rule == "procedure_needs_card")
     assert '"Kazejin" and "Suijin"' in text and "Sanga" not in text
+
+
+def test_a_reason_lists_every_card_that_adds_to_it_in_its_parentheses(engine):
+    # two "Command Knight" stop the direct attack together: both are named, not the first alone
+    snap = {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": "battle", "battle_step": "battle",
+            "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]},
+                        "B": {"monsters": [{"id": "ck1", "card": "Command Knight", "position": "attack"},
+                                           {"id": "ck2", "card": "Command Knight", "position": "attack"}]}}}
+    v = engine.check(snap, "declare_attack(ox,direct)")
+    text = next(r.text for r in v.reasons if r.rule == "direct_attack_not_allowed")
+    assert '("Command Knight" (B, id ck1) and "Command Knight" (B, id ck2))' in text
