@@ -98,7 +98,8 @@ def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]
     """The rules that can give `reason` to `action`: those whose forbidden/3 head names the
     action if there are any, else those with a variable for it (or that a forbidden/3 rule
     relays, lint.reason_sites) and that can stand for it; same evidence kind."""
-    exact, loose = [], []
+    exact: list[Site] = []
+    loose: list[Site] = []
     for site in reason_sites(prog).get(reason, []):
         kind = _term_name(site.evidence) or "?"
         if kind not in (evidence_kinds or {"none"}) and kind != "?":
@@ -106,6 +107,8 @@ def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]
         r = site.rule
         name = _term_name(site.action) if site.action is not None else None
         found = Site(rel(r.file, prog.folder), r.line, r.source or "(no source)", r.says or "", name == action)
+        if found in exact or found in loose:    # one rule met twice (its pool spread into several)
+            continue
         if name == action:
             exact.append(found)
         elif name is None:

@@ -340,6 +340,16 @@ def test_explain_names_the_rule_of_a_relayed_reason():
         assert re.match(r"[^\n]*\n   - rules/summons\.lp:\d+: Exactly the Level's count", fired)
 
 
+def test_explain_names_each_rule_once():
+    # the superfluous-Tribute rule once came twice ("one of these") for one line of ritual.lp
+    board = ROOT / "benchmarks" / "summons_board.yaml"
+    r = run("explain", board, "ritual_summon(bls,[dm,ox,mokey],attack,blr)")
+    assert r.exit_code == 1 and "[ritual_superfluous]" in r.output
+    fired = r.output.split("The rule that fired")[1].split("Reason text source")[0]
+    sites = re.findall(r"- (rules/\S+:\d+):", fired)
+    assert sites and len(sites) == len(set(sites)) and "(one of these)" not in r.output
+
+
 def test_explain_permitted_and_invalid(tmp_path):
     r = run("explain", EXAMPLE, "change_position(ox,defense)")
     assert r.exit_code == 0 and "is permitted" in r.output
