@@ -575,6 +575,8 @@ class Engine:
         needs = [str(g.number if g.kind == "need" else g.needs) for g in grounds if g.kind in ("need", "sum")]
         sums = [str(g.number) for g in grounds if g.kind == "sum"]
         text = text.replace("({card})", f"({listed(cards)})" if cards else "(a card)")     # what adds up: all of them
+        if text.startswith("{card} ") and len(set(cards)) > 1:                       # a sentence true of each
+            text = f"Each of {listed(cards)}{text[len('{card}'):]}"
         text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
         text = text.replace("{sum}", sums[0] if sums else "?")
         names = [g.name or "?" for g in grounds if g.kind == "name"] or ["?"]

@@ -426,3 +426,15 @@ def test_a_reason_lists_every_card_that_adds_to_it_in_its_parentheses(engine):
     v = engine.check(snap, "declare_attack(ox,direct)")
     text = next(r.text for r in v.reasons if r.rule == "direct_attack_not_allowed")
     assert '("Command Knight" (B, id ck1) and "Command Knight" (B, id ck2))' in text
+
+
+def test_a_reason_said_of_its_card_is_said_of_each_card_it_names(engine):
+    # Dark Magician (7) with Battle Ox (4) and Mokey Mokey (1) for Level 8: either of the two small ones is
+    # superfluous; the reason names both, not the first alone
+    board = yaml.safe_load((Path(__file__).resolve().parent.parent / "benchmarks" / "summons_board.yaml").read_text())
+    v = engine.check(board, "ritual_summon(bls,[dm,ox,mokey],attack,blr)")
+    text = next(r.text for r in v.reasons if r.rule == "ritual_superfluous")
+    assert text.startswith("Each of ") and "id mokey" in text and "id ox" in text and " is a superfluous Tribute" in text
+    one = engine.check(board, "ritual_summon(bls,[ox,witch,tw],attack,blr)")    # 4 + 4 + 2: Time Wizard alone
+    text = next(r.text for r in one.reasons if r.rule == "ritual_superfluous")
+    assert text.startswith('"Time Wizard" (A, id tw) is a superfluous Tribute')
