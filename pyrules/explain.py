@@ -62,11 +62,12 @@ def action_names(prog: Program, sig: tuple[str, int], pos: int, depth: int = 0) 
     define it (following a variable into the body atom that binds it); None: any action."""
     if depth > 4 or sig == ("candidate", 1):
         return None
-    names: set[str] = set()
+    names: set[str] | None = None       # no rule defines it (a given fact, `query/1`): any action
     for r in prog.rules:
         for s, fn in r.heads:
             if s != sig or fn.ast_type != ASTType.Function:
                 continue
+            names = names or set()
             arg = fn.arguments[pos]
             if arg.ast_type == ASTType.Function:
                 names.add(arg.name)
@@ -82,15 +83,17 @@ def action_names(prog: Program, sig: tuple[str, int], pos: int, depth: int = 0) 
 
 
 def _binding(prog: Program, rule: Rule, var: str | None, depth: int) -> set[str] | None:
-    """Action names a variable can hold, from the first positive body atom that has it as an argument."""
+    """Action names a variable can hold, from the first positive body atom that has it as an
+    argument and whose rules say which (`query(A), ritual_play(A,...)`: ritual_play's)."""
     if var is None:
         return None
     for bsig, bfn in rule.positive:
         if bfn.ast_type != ASTType.Function:
             continue
-        for j, a in enumerate(bfn.arguments):
-            if _var(a) == var:
-                return action_names(prog, bsig, j, depth + 1)
+        at = [j for j, a in enumerate(bfn.arguments) if _var(a) == var]
+        got = action_names(prog, bsig, at[0], depth + 1) if at else None
+        if got is not None:
+            return got
     return None
 
 
@@ -107,14 +110,13 @@ def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]
         r = site.rule
         name = _term_name(site.action) if site.action is not None else None
         found = Site(rel(r.file, prog.folder), r.line, r.source or "(no source)", r.says or "", name == action)
-        if found in exact or found in loose:    # one rule met twice (its pool spread into several)
-            continue
         if name == action:
             exact.append(found)
         elif name is None:
             holder = site.relay or r          # the forbidden/3 rule whose action variable it is
             head = next(fn for sig, fn in holder.heads if sig == ("forbidden", 3))
-            could = _binding(prog, holder, _var(head.arguments[0]), 0)
+            named = _term_name(head.arguments[0])     # a relay that names its action relays for that one only
+            could = {named} if named is not None else _binding(prog, holder, _var(head.arguments[0]), 0)
             if could is None or action in could:
                 loose.append(found)
     return exact or loose

@@ -350,6 +350,20 @@ def test_explain_names_each_rule_once():
     assert sites and len(sites) == len(set(sites)) and "(one of these)" not in r.output
 
 
+def test_explain_names_only_rules_that_can_judge_the_action(tmp_path):
+    # a Fusion Summon outside a Main Phase: the Summons' own guard, not the position changes' rules
+    # (a rule whose action comes from `query(A), p(A,...)` is bound by p, not by the query fact)
+    import yaml
+    board = yaml.safe_load((ROOT / "benchmarks" / "summons_board.yaml").read_text())
+    board["phase"], board["battle_step"] = "battle", "battle"
+    snap = tmp_path / "board.yaml"
+    snap.write_text(yaml.safe_dump(board))
+    r = run("explain", snap, "fusion_summon(x1,[bb,dm],attack,poly)")
+    assert r.exit_code == 1 and "[not_main_phase]" in r.output
+    fired = r.output.split("[not_main_phase]")[1].split("Reason text source")[0]
+    assert re.findall(r"- (rules/[a-z_]+\.lp):", fired) == ["rules/summons.lp"]
+
+
 def test_explain_permitted_and_invalid(tmp_path):
     r = run("explain", EXAMPLE, "change_position(ox,defense)")
     assert r.exit_code == 0 and "is permitted" in r.output
