@@ -239,11 +239,8 @@ def case_problems(case: Any) -> list[Problem]:
     if not isinstance(case, dict):
         return _expected("", "a case (a mapping with name, snapshot and checks)", case)
     out = [Problem(_got(k), "expected a key name (a string)") for k in case if not isinstance(k, str)]
-    out += [] if "name" in case else [Problem("name", "is required (a sentence saying what the case shows)")]
-    out += [Problem(k, f"unknown key (known: {', '.join(CASE_SHAPES)})") for k in case
-            if isinstance(k, str) and k not in CASE_SHAPES]
-    out += _expects_something(case)
-    return out + [p for k, v in case.items() if k in CASE_SHAPES for p in CASE_SHAPES[k](v, k)]
+    out += _keys({k: v for k, v in case.items() if isinstance(k, str)}, "", CASE_SHAPES, ("name",))
+    return out + _expects_something(case)
 
 
 EXPECTATIONS = ("checks", "legal", "invalid", "invalid_action", "replay", "unmodelled")

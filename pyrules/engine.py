@@ -314,11 +314,11 @@ def _zone_entries(k: str, statements: Statements) -> object:
     return made
 
 
-
 def listed(items: list[str]) -> str:
     """Items in a sentence: "A", "A and B", "A, B and C" (each once, in their order)."""
     items = list(dict.fromkeys(items))
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
 
 class Engine:
     """Judges snapshots.  Create one and reuse it: the rules are read and parsed once.
