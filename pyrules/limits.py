@@ -9,7 +9,8 @@ Every snapshot, action and batch line passes through here before any per-card wo
   duel's tokens and events stay far below), that nesting stays within `max_depth` (32),
   that the value does not expand to more than `max_values` values (100,000), which is what
   YAML anchors and aliases (`*name`) can make a small file do, and that no value contains
-  itself (a YAML alias inside its own anchor);
+  itself (a YAML alias inside its own anchor), and that no string or key holds a lone surrogate
+  (a JSON escape such as \\ud800 without its pair, which could not be printed);
 - a key given twice in one mapping (YAML or JSON) is an error, not "the last one wins".
 
 The limits come from `Limits()` (the defaults), overridden by the environment variables
@@ -294,6 +295,31 @@ class _Refused(Exception):
         self.keys: list[Any] = []
 
 
+_NOT_UNICODE = "is not Unicode text: it holds a lone surrogate (a JSON escape such as \\ud800 without its pair)"
+
+
+def _unicode(text: str) -> bool:
+    """Whether text can be written as UTF-8 (a lone surrogate, which JSON's \\uXXXX escapes can make,
+    cannot: printing it would fail later)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _refuse_surrogates(key: Any, value: Any) -> None:
+    """_Refused when a key or a string value under it holds a lone surrogate."""
+    if isinstance(key, str) and not _unicode(key):
+        e = _Refused(f"{_NOT_UNICODE} (in this key)")
+        e.keys.append(key.encode("utf-8", "backslashreplace").decode("ascii"))
+        raise e
+    if isinstance(value, str) and not _unicode(value):
+        e = _Refused(_NOT_UNICODE)
+        e.keys.append(key)
+        raise e
+
+
 def _size(v: Any, depth: int, limits: Limits, sizes: dict[int, int], open_: set[int]) -> int:
     """The number of values in v, counting a shared value (a YAML alias) at every place it is."""
     key = id(v)
@@ -318,6 +344,8 @@ def _size(v: Any, depth: int, limits: Limits, sizes: dict[int, int], open_: set[
                 raise
         else:
             total += 1
+        if (x.__class__ is str and not x.isascii()) or (k.__class__ is str and not k.isascii()):
+            _refuse_surrogates(k, x)
     open_.discard(key)
     if total > limits.max_values:
         raise _Refused(f"expands to more than {limits.max_values:,} values (YAML aliases repeat what they name)")

@@ -119,6 +119,24 @@ def test_bytes_that_are_not_utf8_on_standard_input():
     refused(["legal", "-"], "-", "not UTF-8", stdin=b"snapshot: 1\nturn_player: \xff\n")
 
 
+@pytest.mark.parametrize("extra", [["legal"], ["show"], ["check", "normal_summon(x)"]])
+def test_a_json_escape_of_a_lone_surrogate_is_refused(tmp_path, extra):
+    # json.loads turns "\\ud800" into a str that cannot be written as UTF-8: printing the table failed
+    snap = '{"snapshot": 1, "players": {"A": {"hand": [{"id": "x\\ud800", "card": "Battle Ox"}]}, "B": {}}}'
+    command, *rest = extra
+    refused([command, write(tmp_path, "s.json", snap), *rest], "players.A.hand[0].id", "lone surrogate")
+
+
+def test_a_lone_surrogate_in_a_key_or_an_action_is_refused(tmp_path):
+    snap = '{"snapshot": 1, "players": {"A\\udfff": {}, "B": {}}}'
+    refused(["legal", write(tmp_path, "s.json", snap)], "players.A\\udfff", "lone surrogate")
+    refused(["check", EXAMPLE, '{"action": "normal_summon", "card": "\\ud800"}'], "action.card", "lone surrogate")
+    with pytest.raises(InvalidInput, match="lone surrogate"):
+        Engine().legal({"snapshot": 1, "players": {"A": {"hand": [{"id": "\ud800", "card": "Battle Ox"}]}, "B": {}}})
+    assert Engine().legal({"snapshot": 1, "players": {"A": {"hand": [{"id": "\u00e9", "card": "Battle Ox"}]},
+                                                      "B": {}}}).permitted     # other non-ASCII text is fine
+
+
 # ---- runaway input ------------------------------------------------------------------------
 def alias_bomb() -> str:
     keys = ", ".join(f"k{i}: {i}" for i in range(1000))
