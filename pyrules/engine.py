@@ -484,6 +484,7 @@ class Engine:
         qterm = None
         if query is None:
             facts.append(enc.fact("mode", "legal") if prefix else MODE_LEGAL)
+            facts.append(enc.fact("max_sets", self.limits.max_sets))     # read by the set builder (summons.lp)
         else:
             qterm = self._action_term(enc, query, facts)
             facts.append(enc.fact("query", qterm))
@@ -511,6 +512,8 @@ class Engine:
             return f"players.{enc.player_key[a[0].number]}.{ZONE_KEYS.get(a[1].name, a[1].name)}"
         if subject.name == "snapshot":
             return a[0].name
+        if subject.name == "set_for" and a[0].arguments and a[0].arguments[0].type == SymbolType.Number:
+            return Engine._subject_path(enc, Function("card", [a[0].arguments[0]]))   # a purpose names its card first
         return str(subject)
 
     # ---- actions <-> terms ---------------------------------------------------

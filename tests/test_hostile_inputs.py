@@ -185,6 +185,44 @@ def test_a_hand_of_50000_cards_under_the_byte_limit_is_refused_before_any_card_i
         engine.legal(snap)            # from Python too: before any per-card work
 
 
+def ritual_hand(level_ones: int) -> dict:
+    """"Black Luster Soldier", its Set Ritual Spell and some Level 1 monsters in the hand: C(N,8) Tribute sets."""
+    hand = [{"id": "bls", "card": "Black Luster Soldier"}, *[{"id": f"k{i}", "card": "Kuriboh"} for i in range(level_ones)]]
+    return {"snapshot": 1, "turn": 3, "phase": "main1",
+            "players": {"A": {"hand": hand, "spells_traps": [{"id": "blr", "card": "Black Luster Ritual", "face": "down"}]},
+                        "B": {}}}
+
+
+def test_card_sets_that_would_run_away_are_refused_naming_their_card(tmp_path, engine):
+    # legal lists every Tribute set: 30 Level 1 monsters would make C(30,8) = 5,852,925 of them
+    refused(["legal", write(tmp_path, "r.json", json.dumps(ritual_hand(30)))], "players.A.hand[0]", "PYRULES_MAX_SETS")
+    # and every cost set: 200 LIGHT and 200 DARK monsters would make C(400,2) pairs to sort out for "Chaos Sorcerer"
+    gy = [{"id": f"l{i}", "card": "Mystical Elf"} for i in range(200)] + [
+        {"id": f"d{i}", "card": "Dark Magician"} for i in range(200)]
+    chaos = {"snapshot": 1, "turn": 3, "phase": "main1",
+             "players": {"A": {"hand": [{"id": "cs", "card": "Chaos Sorcerer"}], "graveyard": gy}, "B": {}}}
+    with bounded(), pytest.raises(InvalidInput, match=r"players\.A\.hand\[0\]: legal would list more sets"):
+        engine.legal(chaos)
+    # check judges one set of the same snapshot
+    tributes = [f"k{i}" for i in range(8)]
+    with bounded():
+        assert engine.check(ritual_hand(30), {"action": "ritual_summon", "card": "bls", "tributes": tributes,
+                                              "position": "attack"}).permitted
+
+
+def test_the_set_limit_is_configurable_and_just_allows_its_own_count(monkeypatch, engine):
+    # 14 Level 1 monsters: the largest size has C(14,7) = 3,432 candidate sets, under the default 5,000
+    def rituals(engine):
+        return sum(a.action == "ritual_summon" for a in engine.legal(ritual_hand(14)).permitted)
+    assert rituals(engine) == 2 * 3003                                     # C(14,8) sets, in 2 positions
+    with pytest.raises(InvalidInput, match="PYRULES_MAX_SETS"):
+        rituals(Engine(limits={"max_sets": 3431}))
+    assert rituals(Engine(limits={"max_sets": 3432})) == 2 * 3003
+    monkeypatch.setenv("PYRULES_MAX_SETS", "3431")
+    refused(["legal", "-"], "players.A.hand[0]", "PYRULES_MAX_SETS", stdin=json.dumps(ritual_hand(14)), fresh=True)
+    assert Engine(limits={"max_sets": 1}).limits.max_sets == 1000                  # kept within its range
+
+
 def test_the_problems_printed_are_capped(tmp_path):
     snap = {"snapshot": 1, "players": {"A": {"hand": [f"No Such Card {i}" for i in range(500)]}, "B": {}}}
     res = cli(["legal", write(tmp_path, "s.json", json.dumps(snap))])
