@@ -153,7 +153,10 @@ def _snapshot(value: str, engine: Any) -> Any:
         return read_stream(_stdin(), engine.limits, "-")
     path = Path(value)
     if not path.is_file():
-        raise InvalidInput(Problem(value, "no such snapshot file"))
+        why = ("is a folder, not a snapshot file" if path.is_dir() else
+               "is not a regular file (give a file, or - for standard input)" if path.exists() else
+               "no such snapshot file")
+        raise InvalidInput(Problem(value, why))
     return path
 
 

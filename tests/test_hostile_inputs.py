@@ -137,6 +137,12 @@ def test_a_lone_surrogate_in_a_key_or_an_action_is_refused(tmp_path):
                                                       "B": {}}}).permitted     # other non-ASCII text is fine
 
 
+def test_a_folder_or_a_device_as_the_snapshot_says_what_it_is(tmp_path):
+    refused(["legal", tmp_path], str(tmp_path), "is a folder, not a snapshot file")
+    refused(["legal", "/dev/null"], "/dev/null", "is not a regular file")
+    refused(["legal", tmp_path / "none.yaml"], str(tmp_path / "none.yaml"), "no such snapshot file")
+
+
 # ---- runaway input ------------------------------------------------------------------------
 def alias_bomb() -> str:
     keys = ", ".join(f"k{i}: {i}" for i in range(1000))
