@@ -521,7 +521,13 @@ def show(ctx, snapshot, no_actions, readings, cards, rules):
 
 @main.group(cls=_Group)
 def cards():
-    """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file; audit what is modelled."""
+    """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file; audit what is modelled.
+
+    \b
+    Example:
+        pyrules cards import cards.cdb -o my_cards.yaml
+        pyrules cards audit
+    """
 
 
 @cards.command("import")
