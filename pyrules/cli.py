@@ -1,9 +1,10 @@
 """The `pyrules` command line (click).
 
-Exit statuses (named below): 0 success (for `check`: PERMITTED), 1 FORBIDDEN (`check`) or
-FAILED (`test`, `lint`, `verify`), 2 INVALID input (snapshot, action, reading or file):
-every InvalidInput a command raises becomes an `InvalidInputError`, click's way of ending
-with a message and a status, its problems on standard error, one per line.
+Exit statuses (named below): 0 success (for `check`: PERMITTED), 1 FORBIDDEN (`check`,
+`explain`) or FAILED (`test`, `lint`, `verify`, a search stopped past --timeout), 2 INVALID
+input (snapshot, action, reading or file): every InvalidInput a command raises becomes an
+`InvalidInputError`, click's way of ending with a message and a status, its problems on
+standard error, one per line.
 """
 from __future__ import annotations
 
@@ -194,9 +195,10 @@ def main() -> None:
         pyrules check facts/examples/main_phase.yaml "normal_summon(skull,[faith])"
 
     \b
-    Exit statuses: 0 ok / permitted, 1 forbidden (check), failures (test, lint) or a
-    property that does not hold (verify), 2 invalid input (the problems go to standard
-    error, one per line; for batch: some line could not be judged).
+    Exit statuses: 0 ok / permitted, 1 forbidden (check, explain), failures (test, lint),
+    a property that does not hold (verify) or a search stopped past --timeout (diff,
+    verify), 2 invalid input (the problems go to standard error, one per line; for batch:
+    some line could not be judged).
     """
 
 
@@ -522,7 +524,13 @@ def show(ctx, snapshot, no_actions, readings, cards, rules):
 
 @main.group(cls=_Group)
 def cards():
-    """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file; audit what is modelled."""
+    """Card pools: import a YGOPro cards.cdb or a YGOPRODeck JSON file; audit what is modelled.
+
+    \b
+    Example:
+        pyrules cards import cards.cdb -o my_cards.yaml
+        pyrules cards audit
+    """
 
 
 @cards.command("import")
@@ -752,6 +760,9 @@ def _searcher(ctx, rules, card_names):
 @_hard_timeout
 def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, timeout, rules):
     """Smallest snapshots where the two values of READING give an action different verdicts.
+
+    Exit status 0 whether or not one is found, 1 when a --timeout run still grounding past it
+    was stopped (unknown), 2 on invalid input.
 
     \b
     Example:

@@ -239,17 +239,17 @@ def test_help_has_an_example(command):
     assert "Example" in res.stdout
 
 
-def _leaf_commands(group, prefix=()):
+def _commands(group, prefix=()):
+    """Every command and command group below `group` (`cards` and `cards import` alike)."""
     import click
     for name, cmd in group.commands.items():
+        yield prefix + (name,)
         if isinstance(cmd, click.Group):
-            yield from _leaf_commands(cmd, prefix + (name,))
-        else:
-            yield prefix + (name,)
+            yield from _commands(cmd, prefix + (name,))
 
 
 def test_every_command_has_help_with_an_example():
-    for path in _leaf_commands(main):
+    for path in _commands(main):
         res = run([*path, "--help"])
         assert res.exit_code == 0 and "Example" in res.stdout, " ".join(path)
 

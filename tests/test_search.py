@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import shutil
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -59,9 +58,7 @@ def assert_round_trip(engine, cx):
 
 # ---- diff ------------------------------------------------------------------------
 def test_position_change_limit_minimal_counterexample(engine, searcher):
-    started = time.monotonic()
     res = searcher.diff("position_change_limit", scope=Scope.parse("monsters=2,events=3"))
-    assert time.monotonic() - started < 5
     assert len(res.found) == 1
     cx = res.found[0]
     assert cx.optimal and cx.cards == 1 and cx.events == 1
