@@ -198,7 +198,8 @@ def main() -> None:
     Exit statuses: 0 ok / permitted, 1 forbidden (check, explain), failures (test, lint),
     a property that does not hold (verify) or a search stopped past --timeout (diff,
     verify), 2 invalid input (the problems go to standard error, one per line; for batch:
-    some line could not be judged).
+    some line could not be judged); 128 + the signal's number when stopped by SIGTERM or
+    Ctrl-C (batch).
     """
 
 
