@@ -33,16 +33,16 @@ from .records import Record, record, set_field
 _ENV = {"max_input_bytes": "PYRULES_MAX_INPUT_BYTES", "max_list_items": "PYRULES_MAX_LIST_ITEMS",
         "max_depth": "PYRULES_MAX_DEPTH", "max_values": "PYRULES_MAX_VALUES",
         "max_problems": "PYRULES_MAX_PROBLEMS", "max_sets": "PYRULES_MAX_SETS"}
-SETS_RANGE = (1_000, 1_000_000)                 # what max_sets can be (below: the rules skip purposes of 12 cards
+SETS_RANGE = (1_000, 40_000)                    # what max_sets can be (below: the rules skip purposes of 12 cards
                                                 # or fewer, whose sets of one size number at most 924; above: the
-                                                # rules' arithmetic would overflow)
+                                                # rules' arithmetic, M * M, would pass 32 bits)
 
 
 @record
 class Limits(Record):
     """Caps on one input (a snapshot, an action, a batch line).  `max_sets` is read by the rules: legal
     lists every card set of a Fusion, Ritual or procedure Summon, and refuses a snapshot in which the sets
-    of one size for one card could number more (kept between 1,000 and 1,000,000)."""
+    of one size for one card could number more (kept between 1,000 and 40,000)."""
     max_input_bytes: int = 256 * 1024
     max_list_items: int = 1_000
     max_depth: int = 32

@@ -227,6 +227,15 @@ def test_the_set_limit_is_configurable_and_just_allows_its_own_count(monkeypatch
     monkeypatch.setenv("PYRULES_MAX_SETS", "3431")
     refused(["legal", "-"], "players.A.hand[0]", "PYRULES_MAX_SETS", stdin=json.dumps(ritual_hand(14)), fresh=True)
     assert Engine(limits={"max_sets": 1}).limits.max_sets == 1000                  # kept within its range
+    assert Engine(limits={"max_sets": 10**9}).limits.max_sets == 40_000            # (the rules' arithmetic: 32 bits)
+
+
+def test_more_candidates_than_the_set_limit_itself_are_refused_too():
+    # 1,003 candidate Tributes against a limit of 1,000: single cards already pass it, and so does every larger size
+    snap = ritual_hand(998)
+    snap["players"]["A"]["monsters"] = [{"id": f"f{i}", "card": "Kuriboh", "position": "attack"} for i in range(5)]
+    with bounded(), pytest.raises(InvalidInput, match=r"players\.A\.hand\[0\]: legal would list more sets"):
+        Engine(limits={"max_sets": 1000}).legal(snap)
 
 
 def test_the_problems_printed_are_capped(tmp_path):
