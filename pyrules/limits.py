@@ -48,10 +48,10 @@ class Limits(Record):
     max_depth: int = 32
     max_values: int = 100_000
     max_problems: int = 50
-    max_sets: int = 5_000
+    max_sets: int = 40_000
 
     def __init__(self, max_input_bytes: int = 256 * 1024, max_list_items: int = 1000, max_depth: int = 32,
-                 max_values: int = 100000, max_problems: int = 50, max_sets: int = 5000) -> None:
+                 max_values: int = 100000, max_problems: int = 50, max_sets: int = 40000) -> None:
         set_field(self, "max_input_bytes", max_input_bytes)
         set_field(self, "max_list_items", max_list_items)
         set_field(self, "max_depth", max_depth)

@@ -217,7 +217,7 @@ def test_card_sets_that_would_run_away_are_refused_naming_their_card(tmp_path, e
 
 
 def test_the_set_limit_is_configurable_and_just_allows_its_own_count(monkeypatch, engine):
-    # 14 Level 1 monsters: the largest size has C(14,7) = 3,432 candidate sets, under the default 5,000
+    # 14 Level 1 monsters: the largest size has C(14,7) = 3,432 candidate sets, under the default 40,000
     def rituals(engine):
         return sum(a.action == "ritual_summon" for a in engine.legal(ritual_hand(14)).permitted)
     assert rituals(engine) == 2 * 3003                                     # C(14,8) sets, in 2 positions
@@ -228,6 +228,14 @@ def test_the_set_limit_is_configurable_and_just_allows_its_own_count(monkeypatch
     refused(["legal", "-"], "players.A.hand[0]", "PYRULES_MAX_SETS", stdin=json.dumps(ritual_hand(14)), fresh=True)
     assert Engine(limits={"max_sets": 1}).limits.max_sets == 1000                  # kept within its range
     assert Engine(limits={"max_sets": 10**9}).limits.max_sets == 40_000            # (the rules' arithmetic: 32 bits)
+
+
+def test_fifteen_candidates_with_few_real_sets_are_listed_under_the_default_limit(engine):
+    # 5 Level 1 and 5 Level 4 monsters in the hand, 5 Level 4 on the field: C(15,K) subsets, 60 real Tribute sets
+    snap = ritual_hand(5)
+    snap["players"]["A"]["hand"] += [{"id": f"e{i}", "card": "Mystical Elf"} for i in range(5)]
+    snap["players"]["A"]["monsters"] = [{"id": f"f{i}", "card": "Mystical Elf", "position": "defense"} for i in range(5)]
+    assert sum(a.action == "ritual_summon" for a in engine.legal(snap).permitted) > 0
 
 
 def test_more_candidates_than_the_set_limit_itself_are_refused_too():
