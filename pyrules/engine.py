@@ -19,7 +19,7 @@ from .effects import EFFECT_READERS, use_rules
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
-from .limits import Limits, read_file
+from .limits import SETS_RANGE, Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 from .records import Record, record, set_field
@@ -484,7 +484,8 @@ class Engine:
         qterm = None
         if query is None:
             facts.append(enc.fact("mode", "legal") if prefix else MODE_LEGAL)
-            facts.append(enc.fact("max_sets", self.limits.max_sets))     # read by the set builder (summons.lp)
+            low, high = SETS_RANGE                                          # read by the set builder (summons.lp)
+            facts.append(enc.fact("max_sets", min(max(self.limits.max_sets, low), high)))
         else:
             qterm = self._action_term(enc, query, facts)
             facts.append(enc.fact("query", qterm))

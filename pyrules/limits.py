@@ -42,7 +42,7 @@ SETS_RANGE = (1_000, 40_000)                    # what max_sets can be (below: t
 class Limits(Record):
     """Caps on one input (a snapshot, an action, a batch line).  `max_sets` is read by the rules: legal
     lists every card set of a Fusion, Ritual or procedure Summon, and refuses a snapshot in which the sets
-    of one size for one card could number more (kept between 1,000 and 40,000)."""
+    of one size for one card could number more (the rules read it brought within SETS_RANGE)."""
     max_input_bytes: int = 256 * 1024
     max_list_items: int = 1_000
     max_depth: int = 32
@@ -57,7 +57,7 @@ class Limits(Record):
         set_field(self, "max_depth", max_depth)
         set_field(self, "max_values", max_values)
         set_field(self, "max_problems", max_problems)
-        set_field(self, "max_sets", min(max(max_sets, SETS_RANGE[0]), SETS_RANGE[1]))
+        set_field(self, "max_sets", max_sets)
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> "Limits":

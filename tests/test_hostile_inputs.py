@@ -226,8 +226,10 @@ def test_the_set_limit_is_configurable_and_just_allows_its_own_count(monkeypatch
     assert rituals(Engine(limits={"max_sets": 3432})) == 2 * 3003
     monkeypatch.setenv("PYRULES_MAX_SETS", "3431")
     refused(["legal", "-"], "players.A.hand[0]", "PYRULES_MAX_SETS", stdin=json.dumps(ritual_hand(14)), fresh=True)
-    assert Engine(limits={"max_sets": 1}).limits.max_sets == 1000                  # kept within its range
-    assert Engine(limits={"max_sets": 10**9}).limits.max_sets == 40_000            # (the rules' arithmetic: 32 bits)
+    with pytest.raises(InvalidInput, match="PYRULES_MAX_SETS"):                # read as 1,000: 3,432 is past it
+        rituals(Engine(limits={"max_sets": 1}))
+    with pytest.raises(InvalidInput, match="PYRULES_MAX_SETS"):                # read as 40,000 (32-bit arithmetic):
+        Engine(limits={"max_sets": 10**9}).legal(ritual_hand(18))             # C(18,9) = 48,620 is past it
 
 
 def test_fifteen_candidates_with_few_real_sets_are_listed_under_the_default_limit(engine):
