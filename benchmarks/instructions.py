@@ -9,11 +9,14 @@ is run again without its facts, which leaves what clingo spends on the statement
 fixed cost, paid whether or not they fire).  The counts do not drift with the machine's speed, so a
 rules change can be weighed to a fraction of a percent in one run, where timing needs many runs.
 
-Then the whole query, pyrules' Python included: a child process makes an Engine, runs five warm-up
-queries of a kind, makes N snapshots of that kind (the benchmark's own, each with its own cards) and
-runs `legal()` on the first K of them; the count with K = N less the count with K = 0, over N, is
-what one `legal()` costs from snapshot to decoded answer (validation, encoding, pruning, clingo,
-decoding), the same process start and warm-up cancelling out.
+Then the whole query, pyrules' Python included: a child process makes an Engine, runs warm-up
+queries of a kind until the Engine replays parsed statements (its first Statements.TEXT_QUERIES
+queries give clingo the statements as text, and the next one parses them: one-time costs that a
+count over 20 queries would spread into each, about 16M instructions a query before 2026-12-04),
+makes N snapshots of that kind (the benchmark's own, each with its own cards) and runs `legal()` on
+the first K of them; the count with K = N less the count with K = 0, over N, is what one `legal()`
+costs from snapshot to decoded answer (validation, encoding, pruning, clingo, decoding), the same
+process start and warm-up cancelling out.
 
     python benchmarks/instructions.py            # about two minutes; needs valgrind
 
@@ -73,7 +76,7 @@ from workload import summons_board, typical
 make = summons_board if sys.argv[2] == "board" else typical
 n, runs = int(sys.argv[3]), int(sys.argv[4])
 engine = Engine()
-for i in range(1, 6):
+for i in range(1, engine.statements.TEXT_QUERIES + 6):     # past the text queries and the parse
     engine.legal(make(i))
 snaps = [make(100 + i) for i in range(n)]
 for s in snaps[:runs]:

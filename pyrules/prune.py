@@ -70,13 +70,15 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from clingo import Symbol, SymbolType
 
+from .symbols import symbol_key
+
 NUMBER, STRING = "#number", "#string"
 ANYTHING = None                                 # a place where any term may stand
 ZONE = "zone/3"                                 # zone(I,P,Z): card I of player P is in zone Z
 UNPLACED = "#unplaced"                          # (the zone step) a number no zone fact places
 NEGATED = "#negated"                            # the key of a classically negated fact
 
-_KEYS: dict[Symbol, tuple] = {}                 # the keys of a fact, cached by its symbol
+_KEYS: dict[object, tuple] = {}                 # the keys of a fact, cached by its symbol_key
 _MAX_CACHED = 200_000
 
 
@@ -125,17 +127,17 @@ def facts_keys(facts: Iterable[Symbol]) -> tuple[frozenset, list[tuple]]:
     """The keys the facts give, and for each fact (its keys, the number in its first place,
     the zone it names: _symbol_place), cached per symbol (facts with the same keys share one
     keys tuple, so that each is added once)."""
-    get = _KEYS.get
+    get, key = _KEYS.get, symbol_key
     each = []
     for f in facts:
-        k = get(f)
+        k = get(key(f))
         if k is None:
             keys = _symbol_keys(f)
             k = _symbol_place(f, _SHARED.setdefault(keys, keys))
             if len(_KEYS) >= _MAX_CACHED:
                 _KEYS.clear()
                 _SHARED.clear()
-            _KEYS[f] = k
+            _KEYS[key(f)] = k
         each.append(k)
     have: set = set()
     for k in {id(k[0]): k[0] for k in each}.values():

@@ -27,7 +27,7 @@ from clingo import Symbol
 
 from .errors import InvalidInput, Problem
 from .prune import Pruner
-from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args
+from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args, symbol_key
 
 CLINGO_ARGS = ["--warn=none"]
 _HOLDERS: weakref.WeakSet = weakref.WeakSet()   # objects holding parsed statements (forget_parsed())
@@ -47,7 +47,7 @@ def _forget_parsed() -> None:
 BASE: list[tuple[str, list]] = [("base", [])]
 
 
-_READ: dict[Symbol, tuple[tuple[str, int], list[Symbol]]] = {}   # shown atom -> ((name, arity), arguments)
+_READ: dict[object, tuple[tuple[str, int], list[Symbol]]] = {}   # shown atom (symbol_key) -> ((name, arity), arguments)
 _MAX_READ = 100_000
 
 
@@ -66,15 +66,15 @@ class Answer:
         lists are shared: readers must not change them."""
         out = cls()
         by = out.by
-        seen = _READ.get
+        seen, handle = _READ.get, symbol_key
         for s in symbols:
-            got_read = seen(s)
+            got_read = seen(handle(s))
             if got_read is None:
                 name, args = name_args(s)
                 got_read = ((name, len(args)), args)
                 if len(_READ) >= _MAX_READ:
                     _READ.clear()
-                _READ[s] = got_read
+                _READ[handle(s)] = got_read
             key, args = got_read
             got = by.get(key)
             if got is None:

@@ -1,18 +1,35 @@
-"""clingo symbols and program building, through clingo's public API: replaying parsed
-rules, adding facts through the backend, making symbols and reading the shown atoms.
+"""clingo symbols and program building: replaying parsed rules, adding facts through the
+backend, making symbols and reading the shown atoms.  No game rule is decided here.
 
-(pyrules once made these calls through clingo's private cffi layer; measured against the
-public API in alternating runs, it gained 4% on single queries and nothing on batches, so
-it was removed: README, Speed and scale.)  No game rule is decided here.
+Two hot paths use clingo's own handles, private to its Python API (stable since clingo 5.5,
+the API being cffi over the C library): every Symbol holds its interned handle as `_rep` (an
+int; equal symbols have equal handles), and a Backend holds its C backend.  symbol_key() is
+that handle, so that the dict lookups of the answer, the pruner and value_of() hash an int
+instead of calling into clingo twice per lookup; add_facts() gives each fact with two C
+calls instead of two Python wrappers around them (13k of the 16k machine instructions a fact
+cost).  Measured with benchmarks/instructions.py on 2026-12-04: the whole legal() query 26.2M
+-> 24.4M instructions typical, 53.5M -> 48.0M on the board of issue 13.  Where the handles
+are missing (another clingo), both fall back to the public API: HANDLES says which is used,
+and tests/test_symbols.py runs the answers both ways.  (An earlier private path, removed in
+2026-11, gained 4% on single queries; it did not key the lookups by handle.)
 """
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterable, Sequence
+from operator import attrgetter
+from typing import Any, Callable, Iterable, Sequence
 
 from clingo import Function, Number, Symbol, SymbolType
 
-__all__ = ["CLINGO_LOCK", "Function", "Number", "add_facts", "add_statements", "name_args", "number",
+try:                                    # clingo's handles (module docstring)
+    from clingo._internal import _ffi, _handle_error, _lib
+    HANDLES = (isinstance(Number(1)._rep, int) and Function("f", [Number(1)])._rep == Function("f", [Number(1)])._rep
+               and callable(getattr(_lib, "clingo_backend_add_atom", None))
+               and callable(getattr(_lib, "clingo_backend_rule", None)))
+except (ImportError, AttributeError):   # pragma: no cover (another clingo)
+    HANDLES = False
+
+__all__ = ["CLINGO_LOCK", "HANDLES", "Function", "Number", "add_facts", "add_statements", "name_args", "number",
            "split_by_first", "symbol_key", "value_of"]
 
 # clingo's program building is not safe to run in two threads at once (seen here: "invalid
@@ -31,11 +48,20 @@ def add_statements(builder, statements: Sequence) -> None:
         add(stmt)
 
 
-def add_facts(backend, symbols: Iterable[Symbol]) -> None:
-    """Every symbol becomes a fact of the program."""
-    add_atom, add_rule = backend.add_atom, backend.add_rule
+def add_facts(backend, symbols: Iterable[Symbol], *, public: bool = False) -> None:
+    """Every symbol becomes a fact of the program (through clingo's handles unless `public`
+    or they are missing: module docstring; clingo's error, if any, is raised as its API does)."""
+    if public or not HANDLES:
+        add_atom, add_rule = backend.add_atom, backend.add_rule
+        for s in symbols:
+            add_rule([add_atom(s)])
+        return
+    rep, add, rule, null = backend._rep, _lib.clingo_backend_add_atom, _lib.clingo_backend_rule, _ffi.NULL
+    sym, atom = _ffi.new("clingo_symbol_t*"), _ffi.new("clingo_atom_t*")
     for s in symbols:
-        add_rule([add_atom(s)])
+        sym[0] = s._rep
+        if not add(rep, sym, atom) or not rule(rep, False, atom, 1, null, 0):
+            _handle_error(False)
 
 
 def name_args(sym: Symbol) -> tuple[str, list[Symbol]]:
@@ -53,9 +79,12 @@ def split_by_first(symbols: Iterable[Symbol]) -> Split:
     return out
 
 
-def symbol_key(sym: Symbol) -> Any:
-    """A dict key for a symbol (symbols are interned and hashable: the symbol itself)."""
+def _itself(sym: Symbol) -> Any:
     return sym
+
+
+# A dict key for a symbol: its handle (module docstring), else the symbol itself.
+symbol_key: Callable[[Symbol], Any] = attrgetter("_rep") if HANDLES else _itself
 
 
 _VALUES: dict = {}
@@ -64,11 +93,12 @@ _VALUES: dict = {}
 def value_of(sym: Symbol):
     """The Python value of a number (int) or constant (str) symbol, cached by the symbol:
     answer atoms repeat the same few numbers and constants many times."""
-    v = _VALUES.get(sym)
+    k = symbol_key(sym)
+    v = _VALUES.get(k)
     if v is None:
         v = sym.number if sym.type == SymbolType.Number else sym.name
         if len(_VALUES) < 100_000:
-            _VALUES[sym] = v
+            _VALUES[k] = v
     return v
 
 
