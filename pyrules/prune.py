@@ -125,7 +125,7 @@ def _symbol_place(f: Symbol, keys: tuple) -> tuple:
 
 def facts_keys(facts: Iterable[Symbol]) -> tuple[frozenset, list[tuple]]:
     """The keys the facts give, and for each fact (its keys, the number in its first place,
-    the zone it names: _symbol_place), cached per symbol (facts with the same keys share one
+    the zone it names: _symbol_place), cached per symbol_key() (facts with the same keys share one
     keys tuple, so that each is added once)."""
     get, key = _KEYS.get, symbol_key
     each = []

@@ -91,7 +91,7 @@ _VALUES: dict = {}
 
 
 def value_of(sym: Symbol):
-    """The Python value of a number (int) or constant (str) symbol, cached by the symbol:
+    """The Python value of a number (int) or constant (str) symbol, cached by symbol_key():
     answer atoms repeat the same few numbers and constants many times."""
     k = symbol_key(sym)
     v = _VALUES.get(k)
