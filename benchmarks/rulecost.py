@@ -74,12 +74,12 @@ def groups(work: Path, progs: dict) -> None:
     lines, facts = progs["board"]
     jobs = [("none", r"^\Z")] + list(GROUPS.items())
 
-    def one(job: tuple[str, str]) -> tuple[str, int, int]:
-        name, pattern = job
+    def one(k: int) -> tuple[str, int, int]:
+        name, pattern = jobs[k]
         kept = [line for line in lines if not re.search(pattern, line)]
-        return name, len(lines) - len(kept), count(work, f"g{len(name)}{name[:3]}", kept, facts)
+        return name, len(lines) - len(kept), count(work, f"group{k}", kept, facts)
     with ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(one, jobs))
+        results = list(pool.map(one, range(len(jobs))))
     whole = results[0][2]
     print(f"the board's program: {len(lines)} statements, {whole / 1e6:.2f}M instructions")
     for name, n, c in results[1:]:
