@@ -76,7 +76,6 @@ def test_the_rules_with_named_anonymous_variables_give_the_same_answers(monkeypa
     """The rule files parsed as written (every `_` left to clingo's projection, the pools
     to clingo) and as the engine replays them give the same shown atoms, on the benchmark's boards and on every
     example snapshot."""
-    import sys
     from pathlib import Path
 
     import pyrules.astwalk as astwalk
@@ -84,8 +83,7 @@ def test_the_rules_with_named_anonymous_variables_give_the_same_answers(monkeypa
     from pyrules import Engine
     from pyrules.cards import load_yaml
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-    from workload import summons_board, synchro_board, typical
+    from benchmarks.workload import summons_board, synchro_board, typical
 
     eng = Engine()
     monkeypatch.setattr(astwalk, "name_anonymous", lambda s: s)

@@ -15,10 +15,9 @@ from pyrules import InvalidInput
 from pyrules.batch import Batch, parse_line, progress, run, shared_statements
 from pyrules.cases import DEFAULTS, load_cases, merge
 from pyrules.cli import main
+from benchmarks.workload import typical
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from workload import typical  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -3,15 +3,13 @@ data are grounded once per card (Engine.derive_card_facts) and their answers rea
 with the card's facts (encode.NameTable), instead of being grounded by every query."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from pyrules import Engine
 from pyrules.cards import load_yaml
 from pyrules.solver import ground_and_solve
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-from workload import summons_board, synchro_board, typical  # noqa: E402
+from benchmarks.workload import summons_board, synchro_board, typical
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "facts" / "examples").glob("*.yaml"))
 

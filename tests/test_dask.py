@@ -2,17 +2,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from benchmarks.workload import typical
 
 pytest.importorskip("dask.bag")
 distributed = pytest.importorskip("dask.distributed")
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from workload import typical  # noqa: E402
 
 
 @pytest.fixture(scope="module")

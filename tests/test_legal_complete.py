@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import copy
 import itertools
-import sys
 from pathlib import Path
 
 import pytest
 
 from pyrules.actions import Action
 from pyrules.schema import PHASES
+from boards import main_phase_board
+from benchmarks.workload import snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from boards import main_phase_board  # noqa: E402
-from workload import snapshot  # noqa: E402
 
 
 @pytest.fixture(scope="module")
