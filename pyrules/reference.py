@@ -20,7 +20,6 @@ from typing import Any, Iterator, NamedTuple
 import click
 
 from .effects import load_vocabulary
-from .engine import load_catalogue
 from .paths import rules_dir
 
 HELP_WIDTH = 80             # click's help is wrapped at this width, whatever the terminal
@@ -42,7 +41,16 @@ def _page(title: str, what: str, intro: str, body: list[str]) -> str:
     return "\n".join([GENERATED.format(what=what), f"# {title}", "", intro, "", *body]).rstrip() + "\n"
 
 
-# ---- predicates ----------------------------------------------------------------------------
+# ---- what the pages read of the rule base ---------------------------------------------------
+# _catalogue and _predicate_docs are the two functions to switch to pyrules/rulebase.py's
+# RuleBase when it lands; nothing else here reads the rules folder's .lp files.
+def _catalogue(folder: Path) -> Any:
+    """The catalogue of the rules folder (reasons, problems, readings), as `pyrules reasons` and
+    `pyrules readings` read it (Engine.catalogue).  With RuleBase: `return RuleBase(folder).catalogue()`."""
+    from .engine import load_catalogue
+    return load_catalogue(folder / "catalogue")
+
+
 class PredicateEntry(NamedTuple):
     name: str
     arity: int
@@ -55,18 +63,19 @@ class PredicateEntry(NamedTuple):
 def _predicate_docs(folder: Path) -> list[PredicateEntry]:
     """Every documented predicate of the rules folder, sorted.
 
-    THE ONE FUNCTION TO SWITCH TO RuleBase when pyrules/rulebase.py lands (`%*! ... *%` doc
+    THE FUNCTION TO SWITCH TO RuleBase (with _catalogue) when pyrules/rulebase.py lands (`%*! ... *%` doc
     blocks beside each rule); its body then becomes
 
         base = RuleBase(folder)
         return sorted(PredicateEntry(name, arity, d.signature, d.text, d.file.relative_to(folder).as_posix(),
                                      base.role((name, arity))) for (name, arity), d in base.predicates().items())
 
-    Until then it reads rules/vocabulary.lp's entries (`% name(Args)   doc text`, continuation
-    lines indented: the entries lint.vocabulary finds); the file is the first whose rule head
-    defines the predicate, else the one that declares it (#defined), shows it or uses it; the
-    role is input for a predicate vocabulary.lp declares and no rule defines, output for one a
-    #show shows, derived otherwise."""
+    (and _vocabulary_entry, _SIG_TEXT go).  Until then it reads rules/vocabulary.lp's entries
+    (`% name(Args)   doc text`, continuation lines indented: the entries lint.vocabulary
+    finds); the file is the first whose rule head defines the predicate, else the one that
+    declares it (#defined), shows it or uses it; the role is input for a predicate
+    vocabulary.lp declares and no rule defines, output for one a #show shows, derived
+    otherwise."""
     from .lint import read_program, vocabulary
     docs, _outputs = vocabulary(folder)
     path = folder / "vocabulary.lp"
@@ -122,7 +131,7 @@ def predicates_page(folder: Path) -> str:
 def reasons_page(folder: Path) -> str:
     """docs/reference/reasons.md: every reason id with its text and source, then the problem
     ids of invalid input (rules/catalogue/)."""
-    cat = load_catalogue(folder / "catalogue")
+    cat = _catalogue(folder)
     reasons = [[f"`{k}`", text, source] for k, (text, source) in sorted(cat.reasons.items())]
     problems = [[f"`{k}`", text] for k, text in sorted(cat.problems.items())]
     body = ["## Reasons", "", *_table(["reason", "text", "source"], reasons), "",
@@ -137,7 +146,7 @@ def reasons_page(folder: Path) -> str:
 def readings_page(folder: Path) -> str:
     """docs/reference/readings.md: each reading (an ambiguous ruling), its question, values,
     default and sources."""
-    cat = load_catalogue(folder / "catalogue")
+    cat = _catalogue(folder)
     body = []
     for name, r in sorted(cat.readings.items()):
         values = sorted(r.values.items(), key=lambda vs: (vs[0] != r.default, vs[0]))

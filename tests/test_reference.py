@@ -29,9 +29,9 @@ def test_the_committed_references_are_up_to_date(pages):
 
 
 def test_the_pages_cover_what_the_commands_list(pages):
+    from pyrules import Engine
     from pyrules.effects import load_vocabulary
-    from pyrules.engine import load_catalogue
-    cat = load_catalogue(RULES / "catalogue")
+    cat = Engine(rules=RULES).catalogue           # what `pyrules reasons` and `pyrules readings` list
     assert all(f"`{rid}`" in pages["reasons.md"] for rid in cat.reasons)
     assert all(f"## {name}" in pages["readings.md"] for name in cat.readings)
     assert all(f"### {kind}\n" in pages["effects.md"] for kind in load_vocabulary(RULES).kinds)
