@@ -351,6 +351,45 @@ def effects(as_json, rules):
     print_effects(voc)
 
 
+# ---- the generated references (pyrules/reference.py) --------------------------------------
+@main.command()
+@click.option("--output", "output", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Write the pages into DIR (default: docs/reference/ of the checkout).")
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing; exit 1 listing the pages that are missing or out of date.")
+@rules_option
+def docs(output, check_only, rules):
+    """Write the generated references: predicates, reasons, readings, effect kinds, the
+    command line and the schemas (docs/reference/ of the checkout, or --output DIR).
+
+    \b
+    Example:
+        pyrules docs
+        pyrules docs --check
+        pyrules docs --output /tmp/reference
+    """
+    from .paths import checkout_root
+    from .reference import stale, write
+    if output is None:
+        root = checkout_root()
+        if root is None:
+            raise InvalidInput(Problem("--output", "not in a pyrules checkout: give --output DIR"))
+        output = root / "docs" / "reference"
+    folder = _rules(rules)
+    rules_path = Path(folder) if folder else None
+    if check_only:
+        found = stale(output, main, rules_path)
+        for path in found:
+            click.echo(f"{path}: out of date", err=True)
+        if found:
+            click.echo("run `pyrules docs` to write them again", err=True)
+            sys.exit(FAILED)
+        click.echo(f"{output}: up to date")
+        return
+    for path in write(output, main, rules_path):
+        click.echo(f"wrote {path}")
+
+
 # ---- the rules designer's toolkit: test, lint, explain, show, cards import ----------
 def _default_cases() -> list[Path]:
     """The project's ruling suite when run in a checkout (its tests/cases), or beside the package."""
