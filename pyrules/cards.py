@@ -18,7 +18,7 @@ from .effects import entry_problems
 from .errors import InvalidInput, Problem
 from .limits import parse_yaml, read_file
 from .paths import facts_dir
-from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, validate
+from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, retired_key_message, validate
 
 
 def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
@@ -28,9 +28,11 @@ def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
 
 def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
     """Problems of one card definition, inline in a snapshot or in a card pool: the card
-    schema, its effect entries, and what the schema's JSON Schema subset cannot say
-    (card_rule_problems; not for a partial card, such as the overlay's properties)."""
-    problems = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
+    schema (a retired card key named with the effect to write instead), its effect entries, and
+    what the schema's JSON Schema subset cannot say (card_rule_problems; not for a partial card,
+    such as the overlay's properties)."""
+    problems = [Problem(p, retired_key_message(p, m, path))
+                for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
     if isinstance(card, dict) and isinstance(card.get("effects"), list):
         for i, entry in enumerate(card["effects"]):
             problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]")

@@ -27,12 +27,11 @@ from typing import Any, Iterable
 import yaml
 
 from .cards import CardDB, card_problems, load_yaml, pool_problems
-from .effects import LEGACY
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
 from .paths import facts_dir
 from .patterns import Derived, Pattern, derive
-from .schema import ATTRIBUTES, CARD_SCHEMA
+from .schema import ATTRIBUTES, CARD_SCHEMA, RETIRED_CARD_KEYS
 from .words import SETCODE_ARCHETYPES
 
 # ---- YGOPro cards.cdb (datas.type bit flags: ../shared/data/README.md) ----------
@@ -56,10 +55,9 @@ def cdb_archetypes(setcode: int) -> list[str]:
     return list(dict.fromkeys(SETCODE_ARCHETYPES[c & 0xFFF] for c in codes if c & 0xFFF in SETCODE_ARCHETYPES))
 
 
-OVERLAY_KEYS = ["effects", "note", "unmodelled", "no_bearing", "special_summon_only", *LEGACY]
+OVERLAY_KEYS = ["effects", "note", "unmodelled", "no_bearing", "special_summon_only"]
 """The keys of an overlay entry: effects, note, unmodelled, no_bearing (why a text the audit flags has no
-bearing on the actions the rules judge: the audit counts it apart, never as modelled), a frame flag, and
-the older card keys (read as the effects they stand for)."""
+bearing on the actions the rules judge: the audit counts it apart, never as modelled), and a frame flag."""
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -321,7 +319,7 @@ def _overlay_files(path: Path) -> list[Path]:
 
 def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
     """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled, no_bearing,
-    special_summon_only}.  The older card keys are read as the effects they stand for."""
+    special_summon_only}."""
     path = Path(path) if path is not None else facts_dir() / "overlay"
     out: dict[str, dict] = {}
     problems: list[Problem] = []
@@ -340,11 +338,7 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
             if bad:
                 problems += bad
                 continue
-            entry = {k: v for k, v in props.items() if k not in LEGACY}
-            legacy = [e for k, v in props.items() if k in LEGACY for e in LEGACY[k](v)]
-            if legacy:
-                entry["effects"] = [*entry.get("effects", ()), *legacy]
-            out[str(name)] = entry
+            out[str(name)] = dict(props)
     if problems:
         raise InvalidInput(problems)
     return out
@@ -353,8 +347,8 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
 def _overlay_entry_problems(name: str, props: dict, where: str) -> list[Problem]:
     """What is wrong with one overlay entry: keys, the card properties it gives, and `no_bearing` (a sentence,
     on an entry with no effects and nothing unmodelled)."""
-    bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
-                   "card key)") for k in props if k not in OVERLAY_KEYS]
+    bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS) + ")")
+           for k in props if k not in OVERLAY_KEYS and k not in RETIRED_CARD_KEYS]   # those: card_problems
     card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
     bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True)
     if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):

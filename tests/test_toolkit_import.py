@@ -129,15 +129,47 @@ def test_overlay_keys_are_the_curated_ones():
             assert bundled[name].get("special_summon_only") == props.get("special_summon_only"), name
 
 
-def test_overlay_reads_the_older_keys(tmp_path):
+RETIRED = "a retired card key: write the effect instead, effects: "
+
+
+def test_an_overlay_refuses_the_retired_card_keys(tmp_path):
+    """The older card keys (attack_lock, ...) are retired: an overlay entry giving one is invalid
+    input naming the field and the effect entry to write instead; the effect form is read as given."""
     old = tmp_path / "overlay.yaml"
     old.write_text("Gravity Bind: {attack_lock: {side: both, min_level: 4}, note: card text}\n"
                    "Umi: {colour: blue}\n")
-    with pytest.raises(InvalidInput, match="Umi.colour: not an overlay key"):
+    with pytest.raises(InvalidInput) as e:
         load_overlay(old)
-    old.write_text("Gravity Bind: {attack_lock: {side: both, min_level: 4}, note: card text}\n")
+    problems = [(p.path, p.message) for p in e.value.problems]
+    assert [p for p in problems if "Gravity Bind" in p[0]] == [
+        ("overlay.yaml: Gravity Bind.attack_lock",
+         RETIRED + "[{effect: cannot_attack, to: {side: opponent|both, level_min: N}}] (pyrules effects)")]
+    assert ("overlay.yaml: Umi.colour", "not an overlay key (effects, note, unmodelled, no_bearing, "
+                                        "special_summon_only)") in problems
+    old.write_text("Gravity Bind: {effects: [{effect: cannot_attack, to: {side: both, level_min: 4}}], note: card text}\n")
     assert load_overlay(old) == {"Gravity Bind": {
         "note": "card text", "effects": [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]}}
+
+
+def test_a_card_pool_or_snapshot_with_a_retired_card_key_is_invalid_input(tmp_path):
+    """A card of a pool (--cards) or inline in a snapshot that still gives a retired key exits 2,
+    naming the field and the effect to write instead (not a card silently without the effect)."""
+    pool = tmp_path / "pool.yaml"
+    pool.write_text("- {name: Old Lock, kind: trap, trap_type: continuous, attack_lock: {side: opponent}}\n")
+    snap = tmp_path / "snap.yaml"
+    snap.write_text(SNAP)
+    r = CliRunner().invoke(main, ["check", str(snap), "draw", "--cards", str(pool)])
+    assert r.exit_code == 2 and "pool.yaml[0].attack_lock: " + RETIRED + "[{effect: cannot_attack" in r.output
+    inline = {"snapshot": 1, "players": {"A": {"monsters": [{"id": "j", "position": "attack", "card": {
+        "name": "Old Jinzo", "kind": "monster", "level": 2, "can_attack_directly": True}}]}, "B": {}}}
+    snap.write_text(json.dumps(inline))
+    r = CliRunner().invoke(main, ["check", str(snap), "draw"])
+    assert r.exit_code == 2
+    assert "players.A.monsters[0].card.can_attack_directly: " + RETIRED + "[{effect: can_attack_directly}]" in r.output
+    inline["players"]["A"]["monsters"][0]["can_attack_directly"] = True      # not a card key: not a card's message
+    snap.write_text(json.dumps(inline))
+    r = CliRunner().invoke(main, ["check", str(snap), "draw"])
+    assert "players.A.monsters[0].can_attack_directly: unknown key" in r.output
 
 
 def test_effects_come_from_texts_and_the_overlay_wins(tmp_path):
