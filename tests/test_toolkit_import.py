@@ -12,10 +12,11 @@ import yaml
 from click.testing import CliRunner
 
 from pyrules import Engine
+from pyrules.cards import OVERLAY_KEYS, rulings_cards
 from pyrules.cli import main
 from pyrules.errors import InvalidInput
 from pyrules.effects import card_entries
-from pyrules.importers import OVERLAY_KEYS, import_cards, load_card_pool, load_overlay
+from pyrules.importers import import_cards, load_card_pool, load_overlay
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PYRULES_SHARED") or ROOT.parent / "shared")     # ../shared, or where it is
@@ -122,11 +123,24 @@ def test_overlay_keys_are_the_curated_ones():
     overlay = load_overlay()
     assert set(OVERLAY_KEYS) >= {k for props in overlay.values() for k in props}
     bundled = by_name(yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text()))
+    rulings = by_name(rulings_cards())
     for name, props in overlay.items():
         assert props.get("effects") or props.get("unmodelled") or props.get("no_bearing"), name
         if name in bundled:
-            assert canonical(card_entries(bundled[name])) == canonical(props.get("effects", [])), name
+            # one definition per card: the overlay's effects, none in facts/cards.yaml
+            assert "effects" not in bundled[name] or "effects" not in props, name
+            assert rulings[name].get("effects") == props.get("effects", bundled[name].get("effects")), name
             assert bundled[name].get("special_summon_only") == props.get("special_summon_only"), name
+
+
+def test_a_rulings_card_takes_its_effects_from_the_overlay_and_defines_them_once():
+    """facts/cards.yaml's "Dark Necrofear" gives no effects: the overlay's are its effects; a rulings'
+    card that gave effects of its own besides the overlay's would be defined twice: invalid input."""
+    bundled = by_name(yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text()))
+    assert "effects" not in bundled["Dark Necrofear"]
+    assert by_name(rulings_cards())["Dark Necrofear"]["effects"] == load_overlay()["Dark Necrofear"]["effects"]
+    with pytest.raises(InvalidInput, match=r"cards.yaml: Jinzo #7.effects: its effects are curated in the overlay"):
+        rulings_cards({"Jinzo #7": {"effects": [{"effect": "can_attack_directly"}], "note": "card text"}})
 
 
 RETIRED = "a retired card key: write the effect instead, effects: "
@@ -325,8 +339,7 @@ def test_real_goat_database(capsys):
     imported = {}
     for c in res.cards:
         imported.setdefault(c["name"], c)
-    bundled = [c for c in yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text())
-               if c.get("source") == "goat-format-en.cdb"]
+    bundled = [c for c in rulings_cards() if c.get("source") == "goat-format-en.cdb"]
     assert len(bundled) > 100
     for card in bundled:
         got = imported[card["name"]]
