@@ -3,11 +3,12 @@
 The default database is the bundled Goat pool (facts/goat/cards.jsonl, built by
 tools/build_pool.py from goat-format-en.cdb) with the rulings' cards (facts/cards.yaml)
 over it: where both hold a card, facts/cards.yaml's curated entry wins (a test keeps the
-two in step).  The curated overlay (facts/overlay/, load_overlay) gives the effects of the
-cards no text pattern reads, by name; a rulings' card it curates takes its effects from
-there (rulings_cards): each card's effects are defined once.  The pool is read without parsing its cards: a card's JSON is parsed the
-first time a snapshot names it (CardMap), and the pool's cards are checked against the
-card schema by a test, not at every start-up.
+two in step).  The curated overlay (facts/overlay/, load_overlay) gives, by name, the
+effects of the cards no text pattern reads; a rulings' card it curates takes its effects
+from there (rulings_cards): each card's effects are defined once.  The pool is read
+without parsing its cards: a card's JSON is parsed the first time a snapshot names it
+(CardMap), and the pool's cards are checked against the card schema by a test, not at
+every start-up.
 """
 from __future__ import annotations
 
@@ -76,6 +77,7 @@ OVERLAY_KEYS = ["effects", "note", "unmodelled", "no_bearing", "special_summon_o
 """The keys of an overlay entry: effects, note, unmodelled, no_bearing (why a text the audit flags has no
 bearing on the actions the rules judge: the audit counts it apart, never as modelled), and a frame flag."""
 
+
 def _overlay_files(path: Path) -> list[Path]:
     return sorted(path.glob("*.yaml")) if path.is_dir() else [path]
 
@@ -121,15 +123,14 @@ def _overlay_entry_problems(name: str, props: dict, where: str) -> list[Problem]
     return bad
 
 
-
 RULINGS_FILE = "cards.yaml"
 
 
 def rulings_cards(overlay: dict[str, dict] | None = None) -> list[dict]:
     """The rulings' cards (facts/cards.yaml), checked, in its order; a card the overlay (default:
     facts/overlay/) curates takes the overlay's `effects` (placed before its `unmodelled`, `source`
-    and `note`).  One definition per card: an entry that gives effects the overlay curates too is
-    InvalidInput naming both."""
+    and `note`).  One definition per card: an entry that gives effects of its own besides the
+    overlay's is InvalidInput naming it."""
     overlay = load_overlay() if overlay is None else overlay
     db = CardDB.from_file(facts_dir() / RULINGS_FILE)
     out, problems = [], []
@@ -147,6 +148,7 @@ def rulings_cards(overlay: dict[str, dict] | None = None) -> list[dict]:
 
 
 def _with_effects(card: dict, effects: list[dict]) -> dict:
+    """The card with these effects, placed where facts/cards.yaml writes `effects`."""
     out: dict[str, Any] = {}
     for key, value in card.items():
         if key in ("unmodelled", "source", "note") and "effects" not in out:
