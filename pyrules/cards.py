@@ -3,9 +3,12 @@
 The default database is the bundled Goat pool (facts/goat/cards.jsonl, built by
 tools/build_pool.py from goat-format-en.cdb) with the rulings' cards (facts/cards.yaml)
 over it: where both hold a card, facts/cards.yaml's curated entry wins (a test keeps the
-two in step).  The pool is read without parsing its cards: a card's JSON is parsed the
-first time a snapshot names it (CardMap), and the pool's cards are checked against the
-card schema by a test, not at every start-up.
+two in step).  The curated overlay (facts/overlay/, load_overlay) gives, by name, the
+effects of the cards no text pattern reads; a rulings' card it curates takes its effects
+from there (rulings_cards): each card's effects are defined once.  The pool is read
+without parsing its cards: a card's JSON is parsed the first time a snapshot names it
+(CardMap), and the pool's cards are checked against the card schema by a test, not at
+every start-up.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from .effects import entry_problems
 from .errors import InvalidInput, Problem
 from .limits import parse_yaml, read_file
 from .paths import facts_dir
-from .schema import CARD_SCHEMA, SNAPSHOT_SCHEMA, validate
+from .schema import CARD_SCHEMA, RETIRED_CARD_KEYS, SNAPSHOT_SCHEMA, retired_key_message, validate
 
 
 def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
@@ -28,9 +31,11 @@ def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
 
 def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
     """Problems of one card definition, inline in a snapshot or in a card pool: the card
-    schema, its effect entries, and what the schema's JSON Schema subset cannot say
-    (card_rule_problems; not for a partial card, such as the overlay's properties)."""
-    problems = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
+    schema (a retired card key named with the effect to write instead), its effect entries, and
+    what the schema's JSON Schema subset cannot say (card_rule_problems; not for a partial card,
+    such as the overlay's properties)."""
+    problems = [Problem(p, retired_key_message(p, m, path))
+                for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
     if isinstance(card, dict) and isinstance(card.get("effects"), list):
         for i, entry in enumerate(card["effects"]):
             problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]")
@@ -65,6 +70,92 @@ def card_rule_problems(card: dict, path: str) -> list[Problem]:
     if card.get("kind") == "monster" and "level" not in card:
         return [Problem(f"{path}.level", "is required for a monster card")]
     return []
+
+
+# ---- the curated overlay and the rulings' cards -------------------------------------
+OVERLAY_KEYS = ["effects", "note", "unmodelled", "no_bearing", "special_summon_only"]
+"""The keys of an overlay entry: effects, note, unmodelled, no_bearing (why a text the audit flags has no
+bearing on the actions the rules judge: the audit counts it apart, never as modelled), and a frame flag."""
+
+
+def _overlay_files(path: Path) -> list[Path]:
+    return sorted(path.glob("*.yaml")) if path.is_dir() else [path]
+
+
+def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
+    """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled, no_bearing,
+    special_summon_only}."""
+    path = Path(path) if path is not None else facts_dir() / "overlay"
+    out: dict[str, dict] = {}
+    problems: list[Problem] = []
+    for file in _overlay_files(path):
+        data = load_yaml(read_file(file, None, str(file)), str(file), file.name) or {}
+        if not isinstance(data, dict):
+            raise InvalidInput(Problem(str(file), "the overlay is a mapping: card name -> {effects, note, unmodelled}"))
+        for name, props in data.items():
+            where = f"{file.name}: {name}"
+            if not isinstance(props, dict):
+                problems.append(Problem(where, "expected a mapping (effects, note, unmodelled)"))
+                continue
+            bad = _overlay_entry_problems(str(name), props, where)
+            if str(name) in out:
+                bad.append(Problem(where, "the card is curated in two overlay entries"))
+            if bad:
+                problems += bad
+                continue
+            out[str(name)] = dict(props)
+    if problems:
+        raise InvalidInput(problems)
+    return out
+
+
+def _overlay_entry_problems(name: str, props: dict, where: str) -> list[Problem]:
+    """What is wrong with one overlay entry: keys, the card properties it gives, and `no_bearing` (a sentence,
+    on an entry with no effects and nothing unmodelled)."""
+    bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS) + ")")
+           for k in props if k not in OVERLAY_KEYS and k not in RETIRED_CARD_KEYS]   # those: card_problems
+    card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
+    bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True)
+    if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):
+        bad.append(Problem(f"{where}.no_bearing", "expected a sentence saying why"))
+    if "no_bearing" in props and ("effects" in props or "unmodelled" in props):
+        bad.append(Problem(f"{where}.no_bearing", "a card with no bearing has no effects and nothing unmodelled"))
+    return bad
+
+
+RULINGS_FILE = "cards.yaml"
+
+
+def rulings_cards(overlay: dict[str, dict] | None = None) -> list[dict]:
+    """The rulings' cards (facts/cards.yaml), checked, in its order; a card the overlay (default:
+    facts/overlay/) curates takes the overlay's `effects` (placed before its `unmodelled`, `source`
+    and `note`).  One definition per card: an entry that gives effects of its own besides the
+    overlay's is InvalidInput naming it."""
+    overlay = load_overlay() if overlay is None else overlay
+    db = CardDB.from_file(facts_dir() / RULINGS_FILE)
+    out, problems = [], []
+    for name in db:
+        card, curated = db[name], overlay.get(name) or {}
+        if "effects" in curated:
+            if "effects" in card:
+                problems.append(Problem(f"{RULINGS_FILE}: {name}.effects", "its effects are curated in the overlay "
+                                        "(facts/overlay/) too: give them in one place"))
+            card = _with_effects(card, curated["effects"])
+        out.append(card)
+    if problems:
+        raise InvalidInput(problems)
+    return out
+
+
+def _with_effects(card: dict, effects: list[dict]) -> dict:
+    """The card with these effects, placed where facts/cards.yaml writes `effects`."""
+    out: dict[str, Any] = {}
+    for key, value in card.items():
+        if key in ("unmodelled", "source", "note") and "effects" not in out:
+            out["effects"] = [dict(e) for e in effects]
+        out[key] = value
+    out.setdefault("effects", [dict(e) for e in effects])
+    return out
 
 
 POOL_FILE = "goat/cards.jsonl"
@@ -176,11 +267,11 @@ class CardDB:
     def bundled(cls, pool: bool = True) -> "CardDB":
         """The bundled cards: facts/goat/cards.jsonl holds the Goat pool with the rulings' cards
         of facts/cards.yaml over it (tools/build_pool.py writes both in; tests/test_pool.py
-        checks it holds facts/cards.yaml exactly, and the card schema).  Its cards are parsed
-        when first named.  pool=False: facts/cards.yaml alone, read and checked."""
+        checks it holds rulings_cards() exactly, and the card schema).  Its cards are parsed
+        when first named.  pool=False: the rulings' cards alone (rulings_cards), read and checked."""
         path = facts_dir() / POOL_FILE
         if not pool or not path.is_file():
-            return cls.from_file(facts_dir() / "cards.yaml")
+            return cls(rulings_cards())
         db = cls()
         db.by_name.add_raw(*read_pool(path))
         return db

@@ -3,10 +3,9 @@
 Each kind of effect is declared once, in rules/effects.yaml.  From that declaration
 this module derives: the JSON Schema of a card's `effects` entries and of a
 snapshot's `effects:` entries (with a per-kind check of the arguments), the facts
-the encoder gives the rules for each entry, the conversion of the older card keys
-(`can_attack_directly: true`, `attack_lock: {...}`, ...) into entries, and the
-listing `pyrules effects` prints.  Nothing about the game is decided here: which
-actions an effect permits or forbids is written in rules/*.lp.
+the encoder gives the rules for each entry, and the listing `pyrules effects` prints.
+Nothing about the game is decided here: which actions an effect permits or forbids is
+written in rules/*.lp.
 
 Facts (documented in rules/vocabulary.lp):
   card_effect(C, X, E, About, Where)   entry X of card C is effect term E
@@ -45,14 +44,12 @@ class Kind(NamedTuple):
     about: str           # card | player
     printed: str         # field | anywhere
     args: tuple[Arg, ...]
-    legacy: str | None
 
     def to_json(self) -> dict[str, Any]:
         return {"effect": self.name, "meaning": self.meaning, "source": self.source, "about": self.about,
                 "printed": self.printed,
                 "args": [{"name": a.name, "type": a.type, "meaning": a.meaning,
-                          **({"search": list(a.search)} if a.search else {})} for a in self.args],
-                **({"legacy_key": self.legacy} if self.legacy else {})}
+                          **({"search": list(a.search)} if a.search else {})} for a in self.args]}
 
 
 _KIND_SCHEMAS: dict[tuple[str, bool], dict] = {}
@@ -82,7 +79,7 @@ DECLARATION_SCHEMA: dict[str, Any] = {
             "type": "object", "additionalProperties": False, "required": ["meaning", "source"],
             "properties": {"meaning": {"type": "string", "minLength": 1}, "source": {"type": "string", "minLength": 1},
                            "about": {"enum": ["card", "player"]}, "printed": {"enum": ["field", "anywhere"]},
-                           "args": {"anyOf": [_ARGS, {"type": "null"}]}, "legacy": {"type": "string"}}}},
+                           "args": {"anyOf": [_ARGS, {"type": "null"}]}}}},
         "filters": _ARGS, "conditions": _ARGS}}
 """The shape of rules/effects.yaml (its header says what each key means)."""
 
@@ -122,7 +119,7 @@ def load_vocabulary(folder: Path | None = None) -> Vocabulary:
     for name, spec in data["kinds"].items():
         kinds[name] = Kind(name, spec["meaning"], spec["source"], spec.get("about", "card"),
                            spec.get("printed", "field"),
-                           tuple(_arg(a, s) for a, s in (spec.get("args") or {}).items()), spec.get("legacy"))
+                           tuple(_arg(a, s) for a, s in (spec.get("args") or {}).items()))
     return Vocabulary(kinds, {n: _arg(n, s) for n, s in data["filters"].items()},
                       {n: _arg(n, s) for n, s in data["conditions"].items()})
 
@@ -240,51 +237,9 @@ def entry_problems(entry: Any, path: str, applied: bool = False) -> list[tuple[s
     return list(validate(entry, schema, schema, path))
 
 
-# ---- the older card keys -----------------------------------------------------------------
-def _lock(value: dict) -> list[dict]:
-    to: dict[str, Any] = {"side": value["side"]}
-    if value.get("min_level", 0) > 0:
-        to["level_min"] = value["min_level"]
-    return [{"effect": "cannot_attack", "to": to}]
-
-
-LEGACY: dict[str, Callable[[Any], list[dict]]] = {
-    # key -> the entries it stands for (CONTRACT 1: the inline card keys keep working)
-    "can_attack_directly": lambda v: [{"effect": "can_attack_directly"}] if v else [],
-    "attacks_each_monster": lambda v: [{"effect": "attacks_each_monster"}] if v else [],
-    "equip_grants_direct_attack": lambda v: [{"effect": "can_attack_directly", "to": {"equipped": True}}] if v else [],
-    "equip_forbids_attack": lambda v: [{"effect": "cannot_attack", "to": {"equipped": True}}] if v else [],
-    "cannot_be_attacked_while": lambda v: [{"effect": "cannot_be_attack_target", "while": {"face_up_card": n}}
-                                           for n in v],
-    "attack_lock": _lock,
-    "synchro_tuner": lambda v: [{"effect": "synchro_tuner", "name": v}],
-    "synchro_non_tuner_attribute": lambda v: [{"effect": "synchro_non_tuner_attribute", "attribute": v}],
-    "special_summon_restriction": lambda v: [{"effect": "special_summon_restriction", "how": v}],
-    "sends_to_graveyard_banished": lambda v: [{"effect": "graveyard_banished", "what": v}],
-}
-LEGACY_SCHEMA: dict[str, dict[str, Any]] = {
-    "can_attack_directly": {"type": "boolean"},
-    "attacks_each_monster": {"type": "boolean"},
-    "equip_grants_direct_attack": {"type": "boolean"},
-    "equip_forbids_attack": {"type": "boolean"},
-    "cannot_be_attacked_while": {"type": "array", "items": {"type": "string"}},
-    "attack_lock": {"type": "object", "additionalProperties": False, "required": ["side"],
-                    "properties": {"side": {"enum": ["opponent", "both"]},
-                                   "min_level": {"type": "integer", "minimum": 0, "maximum": 12}}},
-    "synchro_tuner": {"type": "string"},
-    "synchro_non_tuner_attribute": {"enum": ATTRIBUTES},
-    "special_summon_restriction": {"enum": ["own_method_only", "fusion_summon_only", "proper_summon_first"]},
-    "sends_to_graveyard_banished": {"enum": ["all", "monsters"]},
-}
-
-
 def card_entries(card: dict) -> list[dict]:
-    """A card's effect entries: its `effects` list, then those its older keys stand for."""
-    out = list(card.get("effects") or ())
-    for key, convert in LEGACY.items():
-        if key in card:
-            out.extend(convert(card[key]))
-    return out
+    """A card's effect entries (its `effects` list)."""
+    return list(card.get("effects") or ())
 
 
 def entry_text(entry: dict) -> str:

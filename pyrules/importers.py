@@ -26,11 +26,9 @@ from typing import Any, Iterable
 
 import yaml
 
-from .cards import CardDB, card_problems, load_yaml, pool_problems
-from .effects import LEGACY
+from .cards import CardDB, load_overlay, load_yaml, pool_problems
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
-from .paths import facts_dir
 from .patterns import Derived, Pattern, derive
 from .schema import ATTRIBUTES, CARD_SCHEMA
 from .words import SETCODE_ARCHETYPES
@@ -56,10 +54,6 @@ def cdb_archetypes(setcode: int) -> list[str]:
     return list(dict.fromkeys(SETCODE_ARCHETYPES[c & 0xFFF] for c in codes if c & 0xFFF in SETCODE_ARCHETYPES))
 
 
-OVERLAY_KEYS = ["effects", "note", "unmodelled", "no_bearing", "special_summon_only", *LEGACY]
-"""The keys of an overlay entry: effects, note, unmodelled, no_bearing (why a text the audit flags has no
-bearing on the actions the rules judge: the audit counts it apart, never as modelled), a frame flag, and
-the older card keys (read as the effects they stand for)."""
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -312,56 +306,6 @@ def read_ygoprodeck(data: Any, path: Path) -> ImportResult:
     if problems:
         raise InvalidInput(problems)
     return result
-
-
-# ---- the curated overlay ----------------------------------------------------------
-def _overlay_files(path: Path) -> list[Path]:
-    return sorted(path.glob("*.yaml")) if path.is_dir() else [path]
-
-
-def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
-    """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled, no_bearing,
-    special_summon_only}.  The older card keys are read as the effects they stand for."""
-    path = Path(path) if path is not None else facts_dir() / "overlay"
-    out: dict[str, dict] = {}
-    problems: list[Problem] = []
-    for file in _overlay_files(path):
-        data = load_yaml(read_file(file, None, str(file)), str(file), file.name) or {}
-        if not isinstance(data, dict):
-            raise _bad(file, "the overlay is a mapping: card name -> {effects, note, unmodelled}")
-        for name, props in data.items():
-            where = f"{file.name}: {name}"
-            if not isinstance(props, dict):
-                problems.append(Problem(where, "expected a mapping (effects, note, unmodelled)"))
-                continue
-            bad = _overlay_entry_problems(str(name), props, where)
-            if str(name) in out:
-                bad.append(Problem(where, "the card is curated in two overlay entries"))
-            if bad:
-                problems += bad
-                continue
-            entry = {k: v for k, v in props.items() if k not in LEGACY}
-            legacy = [e for k, v in props.items() if k in LEGACY for e in LEGACY[k](v)]
-            if legacy:
-                entry["effects"] = [*entry.get("effects", ()), *legacy]
-            out[str(name)] = entry
-    if problems:
-        raise InvalidInput(problems)
-    return out
-
-
-def _overlay_entry_problems(name: str, props: dict, where: str) -> list[Problem]:
-    """What is wrong with one overlay entry: keys, the card properties it gives, and `no_bearing` (a sentence,
-    on an entry with no effects and nothing unmodelled)."""
-    bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
-                   "card key)") for k in props if k not in OVERLAY_KEYS]
-    card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
-    bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True)
-    if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):
-        bad.append(Problem(f"{where}.no_bearing", "expected a sentence saying why"))
-    if "no_bearing" in props and ("effects" in props or "unmodelled" in props):
-        bad.append(Problem(f"{where}.no_bearing", "a card with no bearing has no effects and nothing unmodelled"))
-    return bad
 
 
 def _verdict_why(derived: Derived) -> str:

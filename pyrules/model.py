@@ -13,7 +13,7 @@ from .cards import CardDB, card_rule_problems
 from .effects import entry_problems, kind as effect_kind
 from .errors import InvalidInput, Problem
 from .limits import Limits, check_value, parse_yaml, read_file
-from .schema import SNAPSHOT_SCHEMA, validate
+from .schema import SNAPSHOT_SCHEMA, retired_key_message, validate
 
 # zone key in the snapshot -> zone name in the rules
 ZONES = {"hand": "hand", "extra_deck": "extra_deck", "monsters": "monster_zone",
@@ -126,7 +126,7 @@ def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[st
     raw = read_source(source, limits)
     if not isinstance(raw, dict):
         raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
-    problems = [Problem(p, m) for p, m in validate(raw, SNAPSHOT_SCHEMA, SNAPSHOT_SCHEMA)]
+    problems = [Problem(p, retired_key_message(p, m)) for p, m in validate(raw, SNAPSHOT_SCHEMA, SNAPSHOT_SCHEMA)]
     normaliser = _Normaliser(raw, cards, known_readings, reading_overrides or {})
     if problems:
         # list the reference problems (card names, ids) beside the type problems when the

@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .cards import POOL_FILE, CardDB
+from .cards import POOL_FILE, rulings_cards
 from .importers import ImportResult, import_cards
 from .paths import facts_dir
 
@@ -63,10 +63,10 @@ def with_curated(cards: list[dict], curated: list[dict]) -> list[dict]:
 
 
 def pool_files(cdb: str | Path) -> dict[str, str]:
-    """The shipped files (path under facts/ -> text) built from a cards.cdb and facts/cards.yaml."""
+    """The shipped files (path under facts/ -> text) built from a cards.cdb and the rulings' cards
+    (facts/cards.yaml, with the overlay's effects for those it curates: rulings_cards)."""
     result = import_cards(cdb)
-    curated = CardDB.from_file(facts_dir() / "cards.yaml")
-    cards = with_curated(result.one_per_name(), [curated[n] for n in curated])
+    cards = with_curated(result.one_per_name(), rulings_cards())
     head = {"names": [c["name"] for c in cards], "source": Path(cdb).name, "built_by": "tools/build_pool.py",
             "note": "facts, not card texts; the cards of facts/cards.yaml replace the imported ones"}
     lines = [json.dumps(head, ensure_ascii=False)] + [json.dumps(c, ensure_ascii=False) for c in cards]

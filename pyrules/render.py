@@ -145,8 +145,7 @@ def print_effects(voc) -> None:
         click.echo(f"  {k.meaning}")
         where = "a player" if k.about == "player" else "a card"
         printed = "; printed: works wherever the card is" if k.printed == "anywhere" else ""
-        legacy = f"; older card key: {k.legacy}" if k.legacy else ""
-        click.echo(f"  applies to {where}{printed}{legacy}")
+        click.echo(f"  applies to {where}{printed}")
         for a in k.args:
             click.echo(f"  {a.name}: {a.meaning}")
         click.echo(f"  source: {k.source}")

@@ -7,9 +7,10 @@ README documents it.  The `effects` entries are derived from the effect vocabula
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .effects import LEGACY_SCHEMA, entry_schema
+from .effects import entry_schema
 from .validator import validate
 from .words import ATTRIBUTES, FRAME_FLAGS, RACES
 
@@ -50,13 +51,40 @@ CARD_SCHEMA: dict[str, Any] = {
                                       "what a text's \"Archfiend\" monsters or \"Amazoness\" monsters names"},
         "effects": {"type": "array", "items": entry_schema(),
                     "description": "the card's effects (pyrules effects lists every kind)"},
-        **{key: {**schema, "description": "shorthand for effects entries (older card key)"}
-           for key, schema in LEGACY_SCHEMA.items()},
         "unmodelled": {"type": "string", "description": "rule-relevant text of the card that no effect models yet, and why"},
         "source": _str,
         "note": _str,
     },
 }
+
+RETIRED_CARD_KEYS: dict[str, str] = {
+    "can_attack_directly": "{effect: can_attack_directly}",
+    "attacks_each_monster": "{effect: attacks_each_monster}",
+    "equip_grants_direct_attack": "{effect: can_attack_directly, to: {equipped: true}}",
+    "equip_forbids_attack": "{effect: cannot_attack, to: {equipped: true}}",
+    "cannot_be_attacked_while": "{effect: cannot_be_attack_target, while: {face_up_card: NAME}} (one per card named)",
+    "attack_lock": "{effect: cannot_attack, to: {side: opponent|both, level_min: N}}",
+    "synchro_tuner": "{effect: synchro_tuner, name: NAME}",
+    "synchro_non_tuner_attribute": "{effect: synchro_non_tuner_attribute, attribute: ATTRIBUTE}",
+    "special_summon_restriction": "{effect: special_summon_restriction, how: HOW}",
+    "sends_to_graveyard_banished": "{effect: graveyard_banished, what: all|monsters}",
+}
+"""The card keys retired for effects -> the `effects` entry to write instead: a card that still
+gives one is invalid input naming that entry (retired_key_message), not a card without it."""
+
+
+def retired_key_message(path: str, message: str, card_path: str | None = None) -> str:
+    """The message of a problem at `path`: for a retired key of the card at `card_path` (the
+    schema's "unknown key"), one naming the effect to write instead; else `message`.  Without
+    `card_path`, `path` is in a snapshot, whose inline cards are the `card` of an entry."""
+    if message != "unknown key":
+        return message
+    head, _, key = path.rpartition(".")
+    is_card = head == card_path if card_path is not None else re.search(r"(\]|\.field_spell)\.card$", head)
+    if not is_card or key not in RETIRED_CARD_KEYS:
+        return message
+    return f"a retired card key: write the effect instead, effects: [{RETIRED_CARD_KEYS[key]}] (pyrules effects)"
+
 
 _card_ref = {"anyOf": [{"type": "string", "description": "a card name from the database"},
                        {"$ref": "#/definitions/card"}]}

@@ -365,7 +365,8 @@ def test_a_database_card_naming_a_card_outside_the_database_is_not_cached_with_a
     snapshot with an inline Foo, a snapshot with an inline Bar still lets it be attacked."""
     from pyrules.cards import CardDB
     db = CardDB.bundled()
-    db.add([{"name": "Guarded", "kind": "monster", "level": 4, "cannot_be_attacked_while": ["Foo"]}], "pool")
+    db.add([{"name": "Guarded", "kind": "monster", "level": 4,
+             "effects": [{"effect": "cannot_be_attack_target", "while": {"face_up_card": "Foo"}}]}], "pool")
     e = Engine(cards=db)
 
     def board(field_name):

@@ -147,9 +147,10 @@ def test_inline_card_with_a_hostile_name(engine, name):
 
 
 def test_hostile_inline_card_names_in_references(engine):
-    """Names inside card properties (cannot_be_attacked_while) are interned too."""
+    """Names inside card effects (a `while: {face_up_card: ...}` condition) are interned too."""
     bad = 'Umi"). #program base.'
-    card = {"name": "Fish%", "kind": "monster", "level": 4, "atk": 1, "def": 1, "cannot_be_attacked_while": [bad]}
+    card = {"name": "Fish%", "kind": "monster", "level": 4, "atk": 1, "def": 1,
+            "effects": [{"effect": "cannot_be_attack_target", "while": {"face_up_card": bad}}]}
     s = {"snapshot": 1, "players": {"A": {"monsters": [{"id": "f", "card": card, "position": "attack"}]},
                                     "B": {}}}
     assert engine.check(s, "change_position(f,defense)").permitted

@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
 from pyrules import Engine
-from pyrules.cards import POOL_FILE, CardDB, card_problems, read_pool
+from pyrules.cards import POOL_FILE, CardDB, card_problems, read_pool, rulings_cards
 from pyrules.cli import main
 from pyrules.effects import card_entries
 from pyrules.importers import import_cards
@@ -41,7 +40,8 @@ def test_the_shipped_pool_is_what_the_build_tool_makes():
 
 
 def curated() -> dict[str, dict]:
-    return {c["name"]: c for c in yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text())}
+    """The rulings' cards: facts/cards.yaml, with the overlay's effects for the cards it curates."""
+    return {c["name"]: c for c in rulings_cards()}
 
 
 def test_every_pool_card_fits_the_card_schema():
@@ -58,8 +58,9 @@ def test_every_pool_card_fits_the_card_schema():
 
 
 def test_the_pool_holds_the_rulings_cards_exactly():
-    """facts/cards.yaml is the source of the rulings' cards: the pool holds each of them as it is
-    there (tools/build_pool.py puts them in), with no database needed to check it."""
+    """facts/cards.yaml (with the overlay's effects for the cards it curates) is the source of the
+    rulings' cards: the pool holds each of them as rulings_cards() gives it (tools/build_pool.py
+    puts them in), with no database needed to check it."""
     cards = pool_cards()
     for name, card in curated().items():
         assert cards.get(name) == card, f"{name}: facts/goat/cards.jsonl is stale: run python tools/build_pool.py"

@@ -71,16 +71,18 @@ def expected_synchros(field: list[dict], extra: list[dict]) -> set[tuple]:
     out = set()
     for syn in extra:
         s = card_of(syn)
+        needs = {e["effect"]: e for e in s.get("effects", ())}   # its Tuner and Attribute requirements
+        tuner_name = needs.get("synchro_tuner", {}).get("name")
+        attribute = needs.get("synchro_non_tuner_attribute", {}).get("attribute")
         for r in range(2, len(usable) + 1):
             for combo in itertools.combinations(usable, r):
                 cards = [card_of(m) for m in combo]
                 tuners = [c for c in cards if c.get("tuner")]
                 if len(tuners) != 1 or sum(c["level"] for c in cards) != s["level"]:
                     continue
-                if "synchro_tuner" in s and tuners[0]["name"] != s["synchro_tuner"]:
+                if tuner_name is not None and tuners[0]["name"] != tuner_name:
                     continue
-                if "synchro_non_tuner_attribute" in s and any(
-                        c["attribute"] != s["synchro_non_tuner_attribute"] for c in cards if not c.get("tuner")):
+                if attribute is not None and any(c["attribute"] != attribute for c in cards if not c.get("tuner")):
                     continue
                 for pos in ("attack", "defense"):
                     out.add((syn["id"], tuple(sorted(m["id"] for m in combo)), pos))

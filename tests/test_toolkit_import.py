@@ -12,10 +12,11 @@ import yaml
 from click.testing import CliRunner
 
 from pyrules import Engine
+from pyrules.cards import OVERLAY_KEYS, rulings_cards
 from pyrules.cli import main
 from pyrules.errors import InvalidInput
 from pyrules.effects import card_entries
-from pyrules.importers import OVERLAY_KEYS, import_cards, load_card_pool, load_overlay
+from pyrules.importers import import_cards, load_card_pool, load_overlay
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PYRULES_SHARED") or ROOT.parent / "shared")     # ../shared, or where it is
@@ -122,22 +123,67 @@ def test_overlay_keys_are_the_curated_ones():
     overlay = load_overlay()
     assert set(OVERLAY_KEYS) >= {k for props in overlay.values() for k in props}
     bundled = by_name(yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text()))
+    rulings = by_name(rulings_cards())
     for name, props in overlay.items():
         assert props.get("effects") or props.get("unmodelled") or props.get("no_bearing"), name
         if name in bundled:
-            assert canonical(card_entries(bundled[name])) == canonical(props.get("effects", [])), name
+            # one definition per card: the overlay's effects, none in facts/cards.yaml
+            assert "effects" not in bundled[name] or "effects" not in props, name
+            assert rulings[name].get("effects") == props.get("effects", bundled[name].get("effects")), name
             assert bundled[name].get("special_summon_only") == props.get("special_summon_only"), name
 
 
-def test_overlay_reads_the_older_keys(tmp_path):
+def test_a_rulings_card_takes_its_effects_from_the_overlay_and_defines_them_once():
+    """facts/cards.yaml's "Dark Necrofear" gives no effects: the overlay's are its effects; a rulings'
+    card that gave effects of its own besides the overlay's would be defined twice: invalid input."""
+    bundled = by_name(yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text()))
+    assert "effects" not in bundled["Dark Necrofear"]
+    assert by_name(rulings_cards())["Dark Necrofear"]["effects"] == load_overlay()["Dark Necrofear"]["effects"]
+    with pytest.raises(InvalidInput, match=r"cards.yaml: Jinzo #7.effects: its effects are curated in the overlay"):
+        rulings_cards({"Jinzo #7": {"effects": [{"effect": "can_attack_directly"}], "note": "card text"}})
+
+
+RETIRED = "a retired card key: write the effect instead, effects: "
+
+
+def test_an_overlay_refuses_the_retired_card_keys(tmp_path):
+    """The older card keys (attack_lock, ...) are retired: an overlay entry giving one is invalid
+    input naming the field and the effect entry to write instead; the effect form is read as given."""
     old = tmp_path / "overlay.yaml"
     old.write_text("Gravity Bind: {attack_lock: {side: both, min_level: 4}, note: card text}\n"
                    "Umi: {colour: blue}\n")
-    with pytest.raises(InvalidInput, match="Umi.colour: not an overlay key"):
+    with pytest.raises(InvalidInput) as e:
         load_overlay(old)
-    old.write_text("Gravity Bind: {attack_lock: {side: both, min_level: 4}, note: card text}\n")
+    problems = [(p.path, p.message) for p in e.value.problems]
+    assert [p for p in problems if "Gravity Bind" in p[0]] == [
+        ("overlay.yaml: Gravity Bind.attack_lock",
+         RETIRED + "[{effect: cannot_attack, to: {side: opponent|both, level_min: N}}] (pyrules effects)")]
+    assert ("overlay.yaml: Umi.colour", "not an overlay key (effects, note, unmodelled, no_bearing, "
+                                        "special_summon_only)") in problems
+    old.write_text("Gravity Bind: {effects: [{effect: cannot_attack, to: {side: both, level_min: 4}}], note: card text}\n")
     assert load_overlay(old) == {"Gravity Bind": {
         "note": "card text", "effects": [{"effect": "cannot_attack", "to": {"side": "both", "level_min": 4}}]}}
+
+
+def test_a_card_pool_or_snapshot_with_a_retired_card_key_is_invalid_input(tmp_path):
+    """A card of a pool (--cards) or inline in a snapshot that still gives a retired key exits 2,
+    naming the field and the effect to write instead (not a card silently without the effect)."""
+    pool = tmp_path / "pool.yaml"
+    pool.write_text("- {name: Old Lock, kind: trap, trap_type: continuous, attack_lock: {side: opponent}}\n")
+    snap = tmp_path / "snap.yaml"
+    snap.write_text(SNAP)
+    r = CliRunner().invoke(main, ["check", str(snap), "draw", "--cards", str(pool)])
+    assert r.exit_code == 2 and "pool.yaml[0].attack_lock: " + RETIRED + "[{effect: cannot_attack" in r.output
+    inline = {"snapshot": 1, "players": {"A": {"monsters": [{"id": "j", "position": "attack", "card": {
+        "name": "Old Jinzo", "kind": "monster", "level": 2, "can_attack_directly": True}}]}, "B": {}}}
+    snap.write_text(json.dumps(inline))
+    r = CliRunner().invoke(main, ["check", str(snap), "draw"])
+    assert r.exit_code == 2
+    assert "players.A.monsters[0].card.can_attack_directly: " + RETIRED + "[{effect: can_attack_directly}]" in r.output
+    inline["players"]["A"]["monsters"][0]["can_attack_directly"] = True      # not a card key: not a card's message
+    snap.write_text(json.dumps(inline))
+    r = CliRunner().invoke(main, ["check", str(snap), "draw"])
+    assert "players.A.monsters[0].can_attack_directly: unknown key" in r.output
 
 
 def test_effects_come_from_texts_and_the_overlay_wins(tmp_path):
@@ -293,8 +339,7 @@ def test_real_goat_database(capsys):
     imported = {}
     for c in res.cards:
         imported.setdefault(c["name"], c)
-    bundled = [c for c in yaml.safe_load((ROOT / "facts" / "cards.yaml").read_text())
-               if c.get("source") == "goat-format-en.cdb"]
+    bundled = [c for c in rulings_cards() if c.get("source") == "goat-format-en.cdb"]
     assert len(bundled) > 100
     for card in bundled:
         got = imported[card["name"]]
