@@ -287,16 +287,6 @@ def card_entries(card: dict) -> list[dict]:
     return out
 
 
-def entry_text(entry: dict) -> str:
-    """One entry in a line: `cannot_attack(to: side=both, level_min=4)`."""
-    parts = [f"{k}={v}" for k, v in entry.items() if k not in ("effect", "to", "while", "source", "note", "cards",
-                                                                 "player")]
-    for key in ("to", "while"):
-        if entry.get(key):
-            parts.append(f"{key}: " + ", ".join(f"{k}={v}" for k, v in entry[key].items()))
-    return entry["effect"] + (f"({'; '.join(parts)})" if parts else "")
-
-
 # ---- facts ------------------------------------------------------------------------------
 Number = Callable[[str], int]       # a card name -> its name number
 
@@ -381,15 +371,6 @@ def generated_entries(voc: Vocabulary | None = None) -> list[dict]:
         for values in itertools.product(*(d for d in domains if d is not None)):
             out.append({"effect": k.name, **{a.name: v for a, v in zip(k.args, values)}})
     return out
-
-
-def applied_words(entry: dict) -> str:
-    """A snapshot's applied effect (CONTRACT 6) in words: its kind and arguments, on what, from where."""
-    args = [f"{k} {v}" for k, v in entry.items() if k not in ("effect", "cards", "player", "source")]
-    on = (f' on {", ".join(entry["cards"])}' if entry.get("cards") else
-          f' on {entry["player"]}' if "player" in entry else "")
-    return (entry["effect"] + (f' ({", ".join(args)})' if args else "") + on
-            + (f' (from {entry["source"]})' if "source" in entry else ""))
 
 
 # ---- what the rules read ----------------------------------------------------------------

@@ -22,7 +22,8 @@ from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
 from .limits import SETS_RANGE, Limits, read_file
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
-from .records import Record, record, set_field
+from .results import Evidence, Legal, Reason, Unmodelled, Verdict
+from .sentences import reason_text
 from .solver import (Answer, Statements, atoms_of, forget_at_exit, ground_and_solve, parse_rules, pruner,
                      split_parts)
 
@@ -30,165 +31,6 @@ ZONE_KEYS = {v: k for k, v in ZONES.items()}
 MODE_LEGAL = Function("mode", [Function("legal")])
 REPORT_FORBIDDEN = Function("report_forbidden")
 T = TypeVar("T")
-
-
-@record
-class Evidence(Record):
-    """What a reason rests on, as data (one evidence atom of the rules' answer):
-    kind "event" (event: its number in this_turn, from 1; what: its kind; card: its card's
-    id; flags: negated, replay), "card" (card: its id; name and player, or gone), "effect"
-    (number: the snapshot's applied effect, from 1; what: its kind; name: its source card), "need"
-    (number: the number a rule asks for), "sum" (number: the snapshot's number; needs: the
-    one asked for), "name" (name: a card name a rule asks for), or another atom's name (term: the atom as clingo writes it)."""
-    kind: str
-    event: int | None = None
-    card: str | None = None
-    number: int | None = None
-    needs: int | None = None
-    what: str | None = None
-    name: str | None = None
-    player: str | None = None
-    flags: tuple[str, ...] = ()
-    gone: bool = False
-    term: str | None = None
-
-    def __init__(self, kind: str, event: int | None = None, card: str | None = None, number: int | None = None,
-                 needs: int | None = None, what: str | None = None, name: str | None = None,
-                 player: str | None = None, flags: tuple[str, ...] = (), gone: bool = False,
-                 term: str | None = None) -> None:
-        set_field(self, "kind", kind)
-        set_field(self, "event", event)
-        set_field(self, "card", card)
-        set_field(self, "number", number)
-        set_field(self, "needs", needs)
-        set_field(self, "what", what)
-        set_field(self, "name", name)
-        set_field(self, "player", player)
-        set_field(self, "flags", flags)
-        set_field(self, "gone", gone)
-        set_field(self, "term", term)
-
-    def card_text(self) -> str:
-        if self.gone or self.name is None:
-            return f"card {self.card} (gone)"
-        return f"\"{self.name}\" ({self.player}, id {self.card})"
-
-    def text(self) -> str:
-        """The evidence as the sentence fragment of Reason.evidence."""
-        if self.kind == "event":
-            what = f"{self.what}" + (f" of {self.card}" if self.card is not None else "")
-            return f"event {self.event}: {what}" + (f" ({', '.join(self.flags)})" if self.flags else "")
-        if self.kind == "card":
-            return self.card_text()
-        if self.kind == "effect":      # the snapshot's applied effect number (from 1)
-            source = f" from \"{self.name}\"" if self.name else ""
-            return f"effects[{(self.number or 1) - 1}]: {self.what}{source}"
-        if self.kind == "need":
-            return f"needs {self.number}"
-        if self.kind == "name":
-            return f"needs \"{self.name}\""
-        if self.kind == "sum":
-            return f"adds up to {self.number}, needs {self.needs}"
-        return self.term or self.kind
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()
-                if v not in (None, (), False)}
-
-
-@record
-class Reason(Record):
-    """Why an action is forbidden: a stable id, a sentence, a source citation, and evidence
-    (as text: `evidence`, and as data: `grounds`, one Evidence per evidence atom)."""
-    rule: str
-    text: str
-    source: str
-    evidence: tuple[str, ...] = ()
-    grounds: tuple[Evidence, ...] = ()
-
-    def __init__(self, rule: str, text: str, source: str, evidence: tuple[str, ...] = (),
-                 grounds: tuple[Evidence, ...] = ()) -> None:
-        set_field(self, "rule", rule)
-        set_field(self, "text", text)
-        set_field(self, "source", source)
-        set_field(self, "evidence", evidence)
-        set_field(self, "grounds", grounds)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rule": self.rule, "text": self.text, "source": self.source}
-        if self.evidence:
-            out["evidence"] = list(self.evidence)
-            out["grounds"] = [g.to_json() for g in self.grounds]
-        return out
-
-
-@record
-class Unmodelled(Record):
-    """A card of the snapshot whose text permits or forbids Summons, Tributes, attacks or battle
-    positions in a way no effect models (the card's `unmodelled`): a verdict may miss it."""
-    id: str
-    name: str
-    why: str
-
-    def __init__(self, id: str, name: str, why: str) -> None:
-        set_field(self, "id", id)
-        set_field(self, "name", name)
-        set_field(self, "why", why)
-
-    def sentence(self) -> str:
-        return f"{self.id} (\"{self.name}\"): {self.why}"
-
-
-@record
-class Verdict(Record):
-    """The verdict on one action."""
-    action: Action
-    permitted: bool
-    reasons: tuple[Reason, ...] = ()
-    notes: tuple[tuple[str, str], ...] = ()   # derived facts about the action, e.g. materials_go_to
-    unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
-
-    def __init__(self, action: Action, permitted: bool, reasons: tuple[Reason, ...] = (),
-                 notes: tuple[tuple[str, str], ...] = (),
-                 unmodelled: tuple[Unmodelled, ...] = ()) -> None:
-        set_field(self, "action", action)
-        set_field(self, "permitted", permitted)
-        set_field(self, "reasons", reasons)
-        set_field(self, "notes", notes)
-        set_field(self, "unmodelled", unmodelled)
-
-    def to_json(self) -> dict[str, Any]:
-        out = {"action": self.action.to_json(), "permitted": self.permitted,
-               "reasons": [r.to_json() for r in self.reasons]}
-        if self.notes:
-            out["notes"] = {k: v for k, v in self.notes}
-        if self.unmodelled:
-            out["unmodelled"] = [u.id for u in self.unmodelled]
-        return out
-
-
-@record
-class Legal(Record):
-    """Every permitted action of a snapshot (and, when asked, the forbidden candidates)."""
-    permitted: tuple[Action, ...]
-    replay: bool
-    forbidden: tuple[Verdict, ...] = ()
-    unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
-
-    def __init__(self, permitted: tuple[Action, ...], replay: bool, forbidden: tuple[Verdict, ...] = (),
-                 unmodelled: tuple[Unmodelled, ...] = ()) -> None:
-        set_field(self, "permitted", permitted)
-        set_field(self, "replay", replay)
-        set_field(self, "forbidden", forbidden)
-        set_field(self, "unmodelled", unmodelled)
-
-    def to_json(self, include_forbidden: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {"permitted": [a.to_json() for a in self.permitted], "replay": self.replay}
-        if include_forbidden:
-            out["forbidden"] = [v.to_json() for v in self.forbidden]
-        if self.unmodelled:
-            out["unmodelled"] = [u.id for u in self.unmodelled]
-        return out
 
 
 class ReadingInfo(NamedTuple):
@@ -312,12 +154,6 @@ def _zone_entries(k: str, statements: Statements) -> object:
     made = zone_entries(statements.parsed)
     cache.store("zones", k, made)
     return made
-
-
-def listed(items: list[str]) -> str:
-    """Items in a sentence: "A", "A and B", "A, B and C" (each once, in their order)."""
-    items = list(dict.fromkeys(items))
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 class Engine:
@@ -575,17 +411,7 @@ class Engine:
     def reason(self, enc: Encoding, rid: str, evidence: list[Symbol]) -> Reason:
         text, source = self.catalogue.reasons.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
         grounds = tuple(self.evidence_of(enc, e) for e in evidence)
-        cards = [g.card_text() if g.kind == "card" else g.text() for g in grounds if g.kind in ("card", "effect")]
-        needs = [str(g.number if g.kind == "need" else g.needs) for g in grounds if g.kind in ("need", "sum")]
-        sums = [str(g.number) for g in grounds if g.kind == "sum"]
-        text = text.replace("({card})", f"({listed(cards)})" if cards else "(a card)")     # what adds up: all of them
-        if text.startswith("{card} ") and len(set(cards)) > 1:                       # a sentence true of each
-            text = f"Each of {listed(cards)}{text[len('{card}'):]}"
-        text = text.replace("{card}", cards[0] if cards else "a card").replace("{need}", needs[0] if needs else "?")
-        text = text.replace("{sum}", sums[0] if sums else "?")
-        names = [g.name or "?" for g in grounds if g.kind == "name"] or ["?"]
-        text = text.replace('"{name}"', listed([f'"{n}"' for n in names])).replace("{name}", listed(names))
-        return Reason(rid, text, source, tuple(g.text() for g in grounds), grounds)
+        return Reason(rid, reason_text(text, grounds), source, tuple(g.text() for g in grounds), grounds)
 
     def describe_card(self, enc: Encoding, number: int) -> str:
         return self.card_evidence(enc, number).card_text()

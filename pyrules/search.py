@@ -32,12 +32,13 @@ from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
-from .effects import applied_term, applied_words, generated_entries, vocabulary
+from .effects import applied_term, generated_entries, vocabulary
 from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .symbols import symbol_key
 from .limits import read_file
 from .model import ZONES, Game
+from .sentences import applied_words, entry_line, event_line
 from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
 
@@ -827,22 +828,6 @@ ZONE_WORDS = [("monsters", "monsters"), ("spells_traps", "spells/traps"), ("fiel
               ("hand", "hand"), ("extra_deck", "Extra Deck"), ("graveyard", "Graveyard"), ("banished", "banished")]
 
 
-def _entry_words(e: dict) -> str:
-    words = f'{e["id"]} = "{e["card"]}"'
-    extra = []
-    if "position" in e:
-        extra.append(f'face-{e.get("face", "up")} {e["position"].capitalize()} Position')
-    elif "face" in e:
-        extra.append(f'face-{e["face"]}')
-    if "equipped_to" in e:
-        extra.append(f'equipped to {e["equipped_to"]}')
-    if "owner" in e:
-        extra.append(f'owned by {e["owner"]}')
-    if e.get("properly_summoned"):
-        extra.append("properly Summoned before")
-    return words + (f" ({', '.join(extra)})" if extra else "")
-
-
 def _side_lines(key: str, side: dict) -> list[str]:
     """One player's cards: a line per zone."""
     parts = []
@@ -851,21 +836,12 @@ def _side_lines(key: str, side: dict) -> list[str]:
         if isinstance(items, dict):                 # field_spell: one entry
             items = [items]
         if items:
-            parts.append(f"{word}: " + "; ".join(_entry_words(e) for e in items))
+            parts.append(f"{word}: " + "; ".join(entry_line(e) for e in items))
     if "deck" in side:
         parts.append(f'Deck: {side["deck"]} cards')
     if not parts:
         return [f"{key}  (no cards)"]
     return [f"{key if n == 0 else ' '}  {p}" for n, p in enumerate(parts)]
-
-
-def _event_words(ev: dict) -> str:
-    words = ev["event"] + (f' ({ev["how"]})' if "how" in ev else "")
-    words += (f' of {ev["card"]}' if "card" in ev else "") + (f' on {ev["target"]}' if "target" in ev else "")
-    words += "".join(f", {key} {ev[key]}" for key in ("player", "method", "to") if key in ev)
-    if ev.get("tributes"):
-        words += f", tributing {', '.join(ev['tributes'])}"
-    return words + "".join(f", {f}" for f in ("negated", "replay") if ev.get(f))
 
 
 def board_lines(snap: dict) -> list[str]:
@@ -877,7 +853,7 @@ def board_lines(snap: dict) -> list[str]:
         out += _side_lines(key, side)
     events = snap.get("this_turn") or []
     out.append("This turn:" if events else "This turn: nothing yet")
-    out += [f"  {k}. {_event_words(ev)}" for k, ev in enumerate(events, 1)]
+    out += [f"  {k}. {event_line(ev)}" for k, ev in enumerate(events, 1)]
     if snap.get("attack"):
         a = snap["attack"]
         out.append(f'Attack in progress: {a["attacker"]} on {a["target"]} (targets at declaration: '
