@@ -14,7 +14,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from .effects import entry_problems
+from .effects import Vocabulary, entry_problems
 from .errors import InvalidInput, Problem
 from .limits import parse_yaml, read_file
 from .paths import facts_dir
@@ -26,14 +26,14 @@ def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
     return parse_yaml(text, origin, None, base)
 
 
-def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
+def card_problems(card: Any, path: str, partial: bool = False, voc: Vocabulary | None = None) -> list[Problem]:
     """Problems of one card definition, inline in a snapshot or in a card pool: the card
-    schema, its effect entries, and what the schema's JSON Schema subset cannot say
+    schema, its effect entries (of the kinds of `voc`, default the shipped ones), and what the schema's JSON Schema subset cannot say
     (card_rule_problems; not for a partial card, such as the overlay's properties)."""
     problems = [Problem(p, m) for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
     if isinstance(card, dict) and isinstance(card.get("effects"), list):
         for i, entry in enumerate(card["effects"]):
-            problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]")
+            problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]", voc=voc)
                          if Problem(p, m) not in problems]
     if not problems and not partial:
         problems = card_rule_problems(card, path)
@@ -43,12 +43,13 @@ def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
 MAX_POOL_PROBLEMS = 1_000     # a pool's check stops there (a YAML alias of a bad card repeats its problems)
 
 
-def pool_problems(cards: Iterable[Any], origin: str, good: Callable[[dict], None] | None = None) -> list[Problem]:
+def pool_problems(cards: Iterable[Any], origin: str, good: Callable[[dict], None] | None = None,
+                  voc: Vocabulary | None = None) -> list[Problem]:
     """The problems of a pool's cards (origin[i]...), each card passing good() when it has none;
     after MAX_POOL_PROBLEMS problems the remaining cards are not checked."""
     problems: list[Problem] = []
     for i, card in enumerate(cards):
-        found = card_problems(card, f"{origin}[{i}]")
+        found = card_problems(card, f"{origin}[{i}]", voc=voc)
         if not found:
             if good is not None:
                 good(card)
@@ -135,9 +136,9 @@ class CardDB:
         self.by_name: CardMap = CardMap()
         self.add(cards, "cards")
 
-    def add(self, cards: Iterable[dict], origin: str) -> None:
-        """Add checked cards (InvalidInput listing the problems of the others)."""
-        problems = pool_problems(cards, origin, lambda card: self.by_name.__setitem__(card["name"], card))
+    def add(self, cards: Iterable[dict], origin: str, voc: Vocabulary | None = None) -> None:
+        """Add checked cards, their effects of the kinds of `voc` (InvalidInput listing the problems of the others)."""
+        problems = pool_problems(cards, origin, lambda card: self.by_name.__setitem__(card["name"], card), voc)
         if problems:
             raise InvalidInput(problems)
 

@@ -15,7 +15,7 @@ from clingo import Function, Symbol, SymbolType
 from . import cache
 from .actions import SIGNATURES, Action, parse_action
 from .cards import CardDB
-from .effects import EFFECT_READERS, use_rules
+from .effects import EFFECT_READERS, Vocabulary, vocabulary
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
@@ -176,14 +176,15 @@ class Engine:
             self.config["limits"] = asdict(self.limits)
         if not self.rules_dir.is_dir():
             raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
-        use_rules(self.rules_dir)        # its rules/effects.yaml is the declaration read from now on
+        # its effects.yaml (or the shipped one): what validation, the encoder and the card pools read
+        self.vocabulary = vocabulary(self.rules_dir)
         try:
             with CLINGO_LOCK:
                 self.catalogue = load_catalogue(self.rules_dir / "catalogue")
         except RuntimeError as e:
             raise InvalidInput(Problem(str(self.rules_dir / "catalogue"), f"the catalogue does not load: {e}")) from None
-        self.cards = self._card_db(cards, extra_cards)
-        self.names = NameTable(self.cards.by_name)
+        self.cards = self._card_db(cards, extra_cards, self.vocabulary)
+        self.names = NameTable(self.cards.by_name, self.vocabulary)
         self.files = program_files(self.rules_dir)
         self._prepared: dict[str, Any] = {}
         self._check_program()
@@ -197,13 +198,13 @@ class Engine:
         return "\n".join(read_file(p, None, str(p)) for p in self.files)
 
     @staticmethod
-    def _card_db(cards, extra: bool) -> CardDB:
+    def _card_db(cards, extra: bool, voc: Vocabulary) -> CardDB:
         if isinstance(cards, CardDB):
             return cards
         db = CardDB.bundled()
         if cards is not None:
             from .importers import load_card_pool   # optional import paths (cdb, json, yaml)
-            pool = load_card_pool(cards)
+            pool = load_card_pool(cards, voc)
             if not extra:
                 db = CardDB()
             db.update(pool)
@@ -301,7 +302,8 @@ class Engine:
 
     # ---- snapshots --------------------------------------------------------------
     def game(self, snapshot: Any, readings: dict[str, str] | None = None) -> Game:
-        return parse_snapshot(snapshot, self.cards, self.reading_values, readings, limits=self.limits)
+        return parse_snapshot(snapshot, self.cards, self.reading_values, readings, limits=self.limits,
+                              voc=self.vocabulary)
 
     def encode(self, snapshot: Any, readings: dict[str, str] | None = None, query: Action | None = None,
                *, prefix: list[Symbol] | None = None, shared: set[str] | None = None,
@@ -309,7 +311,7 @@ class Engine:
         """Validate and encode one snapshot: its encoding, its facts and the query term (check).
         `prefix` (batch) goes before the arguments of every fact; `shared` (batch): see encode()."""
         game = parse_snapshot(snapshot, self.cards, self.reading_values, readings, collect=True,
-                              limits=self.limits)
+                              limits=self.limits, voc=self.vocabulary)
         if game.problems:
             # the format is broken: also run the physical limits (validity.lp) on what could be
             # read, so that every problem is listed at once

@@ -27,7 +27,7 @@ from typing import Any, Iterable
 import yaml
 
 from .cards import CardDB, card_problems, load_yaml, pool_problems
-from .effects import LEGACY
+from .effects import LEGACY, Vocabulary
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
 from .paths import facts_dir
@@ -82,9 +82,9 @@ class ImportResult:
             seen.setdefault(card["name"], card)
         return list(seen.values())
 
-    def db(self) -> CardDB:
+    def db(self, voc: Vocabulary | None = None) -> CardDB:
         db = CardDB()
-        db.add(self.one_per_name(), self.source)
+        db.add(self.one_per_name(), self.source, voc)
         return db
 
 
@@ -319,9 +319,10 @@ def _overlay_files(path: Path) -> list[Path]:
     return sorted(path.glob("*.yaml")) if path.is_dir() else [path]
 
 
-def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
+def load_overlay(path: str | Path | None = None, voc: Vocabulary | None = None) -> dict[str, dict]:
     """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled, no_bearing,
-    special_summon_only}.  The older card keys are read as the effects they stand for."""
+    special_summon_only}.  The older card keys are read as the effects they stand for; the
+    effects are of the kinds of `voc` (default the shipped declaration)."""
     path = Path(path) if path is not None else facts_dir() / "overlay"
     out: dict[str, dict] = {}
     problems: list[Problem] = []
@@ -334,7 +335,7 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
             if not isinstance(props, dict):
                 problems.append(Problem(where, "expected a mapping (effects, note, unmodelled)"))
                 continue
-            bad = _overlay_entry_problems(str(name), props, where)
+            bad = _overlay_entry_problems(str(name), props, where, voc)
             if str(name) in out:
                 bad.append(Problem(where, "the card is curated in two overlay entries"))
             if bad:
@@ -350,13 +351,13 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
     return out
 
 
-def _overlay_entry_problems(name: str, props: dict, where: str) -> list[Problem]:
+def _overlay_entry_problems(name: str, props: dict, where: str, voc: Vocabulary | None = None) -> list[Problem]:
     """What is wrong with one overlay entry: keys, the card properties it gives, and `no_bearing` (a sentence,
     on an entry with no effects and nothing unmodelled)."""
     bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS[:4]) + ", or an older "
                    "card key)") for k in props if k not in OVERLAY_KEYS]
     card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
-    bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True)
+    bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True, voc=voc)
     if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):
         bad.append(Problem(f"{where}.no_bearing", "expected a sentence saying why"))
     if "no_bearing" in props and ("effects" in props or "unmodelled" in props):
@@ -391,14 +392,14 @@ def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | N
     return record
 
 
-def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None
-                ) -> ImportResult:
+def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None,
+                voc: Vocabulary | None = None) -> ImportResult:
     """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
     unless the overlay curates the card (its effects win); the overlay's frame flag;
     `unmodelled` where a relevant sentence is read by neither; and the audit record."""
     patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
-        derived = derive(result.texts.get(card["name"], ""), patterns)
+        derived = derive(result.texts.get(card["name"], ""), patterns, voc)
         if derived.problems:
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
         props = overlay.get(card["name"]) or {}
@@ -430,9 +431,10 @@ def apply_overlay(result: ImportResult, overlay: dict[str, dict]) -> ImportResul
 
 # ---- entry points ------------------------------------------------------------------
 def import_cards(path: str | Path, overlay: dict[str, dict] | None = None,
-                 patterns: Iterable[Pattern] | None = None) -> ImportResult:
+                 patterns: Iterable[Pattern] | None = None, voc: Vocabulary | None = None) -> ImportResult:
     """Read a card pool file (format sniffed from its content) into the card schema, with the
-    effects the text patterns (default: facts/patterns/) and the overlay (default: facts/overlay/) give."""
+    effects the text patterns (default: facts/patterns/) and the overlay (default: facts/overlay/) give,
+    of the kinds of `voc` (the effect vocabulary of a rules folder; default the shipped one)."""
     path = Path(path)
     try:
         head = path.open("rb").read(16)
@@ -452,18 +454,19 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None,
             cards = data.get("cards") if isinstance(data, dict) else data
             if not isinstance(cards, list):
                 raise _bad(path, 'expected a YGOPRODeck file ({"data": [...]}) or a list of pyrules cards')
-            bad = pool_problems(cards, path.name)
+            bad = pool_problems(cards, path.name, voc=voc)
             if bad:
                 raise InvalidInput(bad)
             return ImportResult(list(cards), path.name)     # pyrules cards already carry their properties
     if not result.cards:
         raise _bad(path, "the file holds no card")
-    return apply_texts(result, load_overlay() if overlay is None else overlay, patterns)
+    return apply_texts(result, load_overlay(voc=voc) if overlay is None else overlay, patterns, voc)
 
 
-def load_card_pool(path: str | Path) -> CardDB:
-    """A CardDB from a cards.cdb, a YGOPRODeck JSON file or a pyrules YAML card list."""
-    return import_cards(path).db()
+def load_card_pool(path: str | Path, voc: Vocabulary | None = None) -> CardDB:
+    """A CardDB from a cards.cdb, a YGOPRODeck JSON file or a pyrules YAML card list (its effects
+    of the kinds of `voc`)."""
+    return import_cards(path, voc=voc).db(voc)
 
 
 def dump_cards(cards: list[dict]) -> str:

@@ -32,7 +32,7 @@ from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
-from .effects import applied_term, generated_entries, vocabulary
+from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .symbols import symbol_key
@@ -486,9 +486,11 @@ class Searcher:
 
     @staticmethod
     def _applied_choices(names) -> dict[Symbol, tuple[dict, str]]:
-        """Effect term -> (entry, card|player) for each applied entry the search may generate."""
-        kinds = vocabulary().kinds
-        return {term_symbol(applied_term(e, names.number)): (e, kinds[e["effect"]].about) for e in generated_entries()}
+        """Effect term -> (entry, card|player) for each applied entry the search may generate (the
+        kinds of the engine's vocabulary, which its NameTable holds)."""
+        voc = names.table.voc
+        return {term_symbol(applied_term(e, names.number, voc)): (e, voc.kinds[e["effect"]].about)
+                for e in generated_entries(voc)}
 
     @staticmethod
     def _action_names() -> str:
