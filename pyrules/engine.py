@@ -13,21 +13,21 @@ from typing import Any, Callable, Iterable, NamedTuple, TypeVar
 from clingo import Function, Symbol, SymbolType
 
 from . import cache
-from .actions import SIGNATURES, Action, parse_action
+from .actions import Action, parse_action
 from .cards import CardDB
 from .effects import EFFECT_READERS, Vocabulary, vocabulary
-from .encode import Encoding, NameTable, const, encode
+from .encode import Encoding, NameTable, encode
 from .errors import InvalidInput, Problem
-from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
+from .symbols import CLINGO_LOCK
 from .limits import SETS_RANGE, Limits, read_file
-from .model import ZONES, Game, parse_snapshot
+from .model import Game, parse_snapshot
 from .paths import rules_dir
 from .results import Evidence, Legal, Reason, Unmodelled, Verdict
 from .sentences import reason_text
+from .terms import action_term, decode_action, members as answer_members, subject_path
 from .solver import (Answer, Statements, atoms_of, forget_at_exit, ground_and_solve, parse_rules, pruner,
                      split_parts)
 
-ZONE_KEYS = {v: k for k, v in ZONES.items()}
 MODE_LEGAL = Function("mode", [Function("legal")])
 REPORT_FORBIDDEN = Function("report_forbidden")
 T = TypeVar("T")
@@ -98,38 +98,6 @@ def _read_catalogue(files: list[Path]) -> Catalogue:
             cat.readings[a[0].name] = ReadingInfo(a[0].name, str(a[1]), _string(a[2]), _string(a[3]),
                                                   values.get(a[0].name, {}))
     return cat
-
-
-_SHAPES: dict[Any, tuple[str, tuple[tuple[str, str, Any], ...]]] = {}
-
-
-def _set_value(term: Symbol) -> Any:
-    """A card set term of an action: a list c(J,Rest) ending in nil (the sets legal mode builds,
-    rules/summons.lp) as the tuple of its card numbers, read from the term itself; any other set
-    (a mask m(P,M), the query's q) by symbol_key, its cards being its set_member atoms."""
-    numbers: list[int] = []
-    t = term
-    while t.type is SymbolType.Function:
-        name, args = name_args(t)
-        if name == "nil" and not args:
-            return tuple(numbers)
-        if name != "c" or len(args) != 2 or args[0].type is not SymbolType.Number:
-            break
-        numbers.append(args[0].number)
-        t = args[1]
-    return symbol_key(term)
-
-
-def _shape(term: Symbol) -> tuple[str, tuple[tuple[str, str, Any], ...]]:
-    """An action term read once: its name and (field, kind, value) per argument, where values
-    are still card and player numbers (and sets: _set_value).  Action terms recur across
-    queries (they hold numbers, not ids), so shapes are kept, up to a bound."""
-    name, args = name_args(term)
-    shape = (name, tuple((key, kind, _set_value(arg) if kind == "ids" else value_of(arg))
-                         for (key, kind), arg in zip(SIGNATURES[name], args)))
-    if len(_SHAPES) < 100_000:
-        _SHAPES[symbol_key(term)] = shape
-    return shape
 
 
 def unmodelled(game: Game) -> tuple[Unmodelled, ...]:
@@ -325,13 +293,13 @@ class Engine:
             low, high = SETS_RANGE                                          # read by the set builder (summons.lp)
             facts.append(enc.fact("max_sets", min(max(self.limits.max_sets, low), high)))
         else:
-            qterm = self._action_term(enc, query, facts)
+            qterm = action_term(enc, query, facts)
             facts.append(enc.fact("query", qterm))
         return enc, facts, qterm
 
     def _invalid_problems(self, enc: Encoding, atoms: Answer) -> list[Problem]:
         """The physical limits the snapshot breaks (invalid/2 atoms), with their field paths."""
-        problems = {Problem(self._subject_path(enc, subject), self.catalogue.problems.get(pid.name, pid.name))
+        problems = {Problem(subject_path(enc, subject), self.catalogue.problems.get(pid.name, pid.name))
                     for pid, subject in atoms.get("invalid", 2)}
         return sorted(problems, key=lambda p: (p.path, p.message))
 
@@ -339,68 +307,6 @@ class Engine:
         problems = self._invalid_problems(enc, atoms)
         if problems:
             raise InvalidInput(problems)
-
-    @staticmethod
-    def _subject_path(enc: Encoding, subject: Symbol) -> str:
-        a = subject.arguments
-        if subject.name == "card":
-            ident = enc.card_id.get(a[0].number, f"#{a[0].number}")
-            entry = enc.game.by_id.get(ident)
-            return entry.path if entry else str(ident)
-        if subject.name == "side":
-            return f"players.{enc.player_key[a[0].number]}.{ZONE_KEYS.get(a[1].name, a[1].name)}"
-        if subject.name == "snapshot":
-            return a[0].name
-        if subject.name == "set_for" and a[0].arguments and a[0].arguments[0].type == SymbolType.Number:
-            return Engine._subject_path(enc, Function("card", [a[0].arguments[0]]))   # a purpose names its card first
-        return str(subject)
-
-    # ---- actions <-> terms ---------------------------------------------------
-    def _action_term(self, enc: Encoding, action: Action, facts: list[Symbol]) -> Symbol:
-        problems = [Problem(f"action.{key}", f"no card with id {ident!r} in the snapshot")
-                    for key, ident in action.ids() if ident not in enc.card_no]
-        if action.player is not None and action.player not in enc.player_no:
-            problems.append(Problem("action.player", f"{action.player!r} is not one of the players"))
-        if problems:
-            raise InvalidInput(problems)
-        args: list[Symbol] = []
-        for key, kind in SIGNATURES[action.action]:
-            value = getattr(action, key)
-            if kind in ("id", "target"):
-                args.append(enc.card(value))
-            elif kind == "by":                # the enabling card, or none: any that works
-                args.append(const("none") if value is None else enc.card(value))
-            elif kind == "ids":
-                for ident in value:
-                    facts.append(enc.fact("member", const("q"), enc.card(ident)))
-                args.append(const("q"))
-            elif kind == "player":
-                args.append(enc.player(value if value is not None else enc.game.turn_player))
-            else:
-                args.append(const(value))
-        return Function(action.action, args) if args else const(action.action)
-
-    def decode(self, enc: Encoding, term: Symbol, members: dict[Any, list[str]]) -> Action:
-        """The Action of an action term; `members` maps the set terms that are not lists (symbol_key)
-        to card ids."""
-        shape = _SHAPES.get(symbol_key(term))
-        if shape is None:
-            shape = _shape(term)
-        name, fields = shape
-        out: dict[str, Any] = {}
-        for key, kind, v in fields:
-            if kind == "ids":
-                ids = [enc.card_id[n] for n in v] if v.__class__ is tuple else members.get(v, ())
-                out[key] = tuple(sorted(ids))
-            elif kind == "id" or (kind == "target" and v != "direct") or (kind == "by" and v != "none"):
-                out[key] = enc.card_id[v]
-            elif kind == "by":
-                pass
-            elif kind == "player":
-                out[key] = enc.player_key[v]
-            else:
-                out[key] = v
-        return Action.made(name, out)
 
     def _reasons(self, enc: Encoding, atoms: Answer, term: Symbol) -> tuple[Reason, ...]:
         ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
@@ -491,27 +397,19 @@ class Engine:
             facts.append(REPORT_FORBIDDEN)    # (legal() never has a prefix)
         return self.read_legal(enc, self.answer(facts), include_forbidden)
 
-    @staticmethod
-    def _members(enc: Encoding, atoms: Answer) -> dict[Any, list[str]]:
-        """The card ids of each card set of the answer (set_member atoms), by symbol_key."""
-        members: dict[Any, list[str]] = {}
-        for s, i in atoms.get("set_member", 2):
-            members.setdefault(symbol_key(s), []).append(enc.card_id[value_of(i)])
-        return members
-
     def read_legal(self, enc: Encoding, atoms: Answer, include_forbidden: bool = False) -> Legal:
         """Every permitted action, read from the answer (raises InvalidInput)."""
         self._raise_invalid(enc, atoms)
-        members = self._members(enc, atoms)
+        members = answer_members(enc, atoms)
         keyed: dict[tuple, Action] = {}
         for (t,) in atoms.get("permitted", 1):
-            act = self.decode(enc, t, members)
+            act = decode_action(enc, t, members)
             keyed[act.sort_key()] = act
         permitted = [keyed[k] for k in sorted(keyed)]
         replay = bool(atoms.get("replay_due", 0))
         forbidden: list[Verdict] = []
         if include_forbidden:
             for s in {a[0] for a in atoms.get("forbidden", 2)}:
-                forbidden.append(Verdict(self.decode(enc, s, members), False, self._reasons(enc, atoms, s)))
+                forbidden.append(Verdict(decode_action(enc, s, members), False, self._reasons(enc, atoms, s)))
             forbidden.sort(key=lambda v: v.action.sort_key())
         return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game))

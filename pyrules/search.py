@@ -36,8 +36,9 @@ from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .symbols import symbol_key
+from .terms import ZONE_KEYS, decode_action
 from .limits import read_file
-from .model import ZONES, Game
+from .model import Game
 from .sentences import applied_words, entry_line, event_line
 from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
@@ -48,7 +49,6 @@ DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White
                 "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock, equips
                 "Level Limit - Area B")                     # keeps Level 4+ in Defense (reading level_limit_change)
 PLAYER_KEYS = {1: "A", 2: "B"}
-ZONE_KEYS = {v: k for k, v in ZONES.items()}
 WORLD_VAR = "W__"
 # predicates that always take the world argument in a two-reading search
 WORLD_SEEDS = {("selected_reading", 2), ("permitted", 1), ("forbidden", 2), ("forbidden", 3),
@@ -614,7 +614,7 @@ class Searcher:
         pick = next(s.arguments[0] for s in symbols if s.name == "pick")
         if pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments:
             return None
-        return self.engine.decode(enc, pick, members)
+        return decode_action(enc, pick, members)
 
     def _world(self, symbols: list[Symbol], snap: dict, action: Action | None, w: int,
                readings: dict) -> dict[str, Any]:
