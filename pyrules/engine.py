@@ -22,8 +22,7 @@ from .symbols import CLINGO_LOCK
 from .limits import SETS_RANGE, Limits, read_file
 from .model import Game, parse_snapshot
 from .paths import rules_dir
-from .results import Evidence, Legal, Reason, Unmodelled, Verdict
-from .sentences import reason_text
+from .results import Legal, Verdict, note_value, reasons_of, unmodelled
 from .terms import action_term, decode_action, members as answer_members, subject_path
 from .solver import (Answer, Statements, atoms_of, forget_at_exit, ground_and_solve, parse_rules, pruner,
                      split_parts)
@@ -98,12 +97,6 @@ def _read_catalogue(files: list[Path]) -> Catalogue:
             cat.readings[a[0].name] = ReadingInfo(a[0].name, str(a[1]), _string(a[2]), _string(a[3]),
                                                   values.get(a[0].name, {}))
     return cat
-
-
-def unmodelled(game: Game) -> tuple[Unmodelled, ...]:
-    """The snapshot's cards, in snapshot order, whose definition says `unmodelled`."""
-    return tuple(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]) for e in game.entries
-                 if e.card.get("unmodelled"))
 
 
 def program_files(folder: Path) -> list[Path]:
@@ -308,52 +301,6 @@ class Engine:
         if problems:
             raise InvalidInput(problems)
 
-    def _reasons(self, enc: Encoding, atoms: Answer, term: Symbol) -> tuple[Reason, ...]:
-        ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
-        out = []
-        for rid in ids:
-            ev = [a[2] for a in atoms.get("evidence", 3) if a[0] == term and a[1].name == rid]
-            out.append(self.reason(enc, rid, ev))
-        return tuple(out)
-
-    def reason(self, enc: Encoding, rid: str, evidence: list[Symbol]) -> Reason:
-        text, source = self.catalogue.reasons.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
-        grounds = tuple(self.evidence_of(enc, e) for e in evidence)
-        return Reason(rid, reason_text(text, grounds), source, tuple(g.text() for g in grounds), grounds)
-
-    def describe_card(self, enc: Encoding, number: int) -> str:
-        return self.card_evidence(enc, number).card_text()
-
-    @staticmethod
-    def card_evidence(enc: Encoding, number: int) -> Evidence:
-        ident = enc.card_id.get(number, f"#{number}")
-        entry = enc.game.by_id.get(ident)
-        if entry is None:
-            return Evidence("card", card=ident, gone=True)
-        return Evidence("card", card=ident, name=entry.card["name"], player=entry.player)
-
-    def evidence_of(self, enc: Encoding, e: Symbol) -> Evidence:
-        """An evidence atom of the answer as data."""
-        args = e.arguments
-        numbers = [a.number if a.type == SymbolType.Number else None for a in args]
-        if e.name == "event" and len(args) == 1 and numbers[0] is not None:
-            k = numbers[0]
-            ev = enc.game.events[k - 1]
-            return Evidence("event", event=k, what=ev["event"], card=ev.get("card"),
-                            flags=tuple(f for f in ("negated", "replay") if ev.get(f)))
-        if e.name == "card" and len(args) == 1 and numbers[0] is not None:
-            return self.card_evidence(enc, numbers[0])
-        if e.name == "effect" and len(args) == 1 and numbers[0] is not None:
-            eff = enc.game.effects[numbers[0] - 1]
-            return Evidence("effect", number=numbers[0], what=eff["effect"], name=eff.get("source"))
-        if e.name == "name" and len(args) == 1 and numbers[0] is not None:       # a card name (number)
-            return Evidence("name", name=enc.names.name(numbers[0]))
-        if e.name == "need" and len(args) == 1 and numbers[0] is not None:
-            return Evidence("need", number=numbers[0])
-        if e.name == "sum" and len(args) == 2 and None not in numbers:
-            return Evidence("sum", number=numbers[0], needs=numbers[1])
-        return Evidence(e.name, term=str(e))
-
     # ---- the public questions ----------------------------------------------
     def check(self, snapshot: Any, action: Any, readings: dict[str, str] | None = None) -> Verdict:
         """The verdict on one action, with reasons when it is forbidden."""
@@ -376,18 +323,12 @@ class Engine:
         """The verdict on the queried action, read from the answer (raises InvalidInput)."""
         self._raise_invalid(enc, atoms)
         permitted = any(a[0] == term for a in atoms.get("permitted", 1))
-        reasons = () if permitted else self._reasons(enc, atoms, term)
-        notes = tuple(sorted((a[1].name, self._note_value(enc, a[2])) for a in atoms.get("note", 3)
+        reasons = () if permitted else reasons_of(enc, atoms, term, self.catalogue.reasons)
+        notes = tuple(sorted((a[1].name, note_value(enc, a[2])) for a in atoms.get("note", 3)
                              if a[0] == term))
         if act.action == "special_summon" and act.player is None:     # the default, filled in
             act = replace(act, player=enc.game.turn_player)
         return Verdict(act, permitted, reasons, notes, unmodelled(enc.game))
-
-    def _note_value(self, enc: Encoding, value: Symbol) -> str:
-        """A note's value: card(I) becomes the card's description, constants stay as they are."""
-        if value.name == "card" and len(value.arguments) == 1:
-            return self.describe_card(enc, value.arguments[0].number)
-        return str(value)
 
     def legal(self, snapshot: Any, readings: dict[str, str] | None = None, *,
               include_forbidden: bool = False) -> Legal:
@@ -410,6 +351,7 @@ class Engine:
         forbidden: list[Verdict] = []
         if include_forbidden:
             for s in {a[0] for a in atoms.get("forbidden", 2)}:
-                forbidden.append(Verdict(decode_action(enc, s, members), False, self._reasons(enc, atoms, s)))
+                forbidden.append(Verdict(decode_action(enc, s, members), False,
+                                         reasons_of(enc, atoms, s, self.catalogue.reasons)))
             forbidden.sort(key=lambda v: v.action.sort_key())
         return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game))

@@ -8,11 +8,18 @@ rule-relevant text no effect models).  Their sentences are written in pyrules/se
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from clingo import Symbol, SymbolType
 
 from . import sentences
 from .actions import Action
 from .records import Record, record, set_field
+
+if TYPE_CHECKING:
+    from .encode import Encoding
+    from .model import Game
+    from .solver import Answer
 
 
 @record
@@ -157,3 +164,68 @@ class Legal(Record):
         if self.unmodelled:
             out["unmodelled"] = [u.id for u in self.unmodelled]
         return out
+
+
+# ---- the results read from an answer (Engine.read_verdict, Engine.read_legal) ---------------
+def unmodelled(game: Game) -> tuple[Unmodelled, ...]:
+    """The snapshot's cards, in snapshot order, whose definition says `unmodelled`."""
+    return tuple(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]) for e in game.entries
+                 if e.card.get("unmodelled"))
+
+
+def reasons_of(enc: Encoding, atoms: Answer, term: Symbol, catalogue: dict[str, tuple[str, str]]
+               ) -> tuple[Reason, ...]:
+    """The reasons the answer forbids the action `term` for, in id order, with their texts and
+    sources from the catalogue (reason id -> (text, source))."""
+    ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
+    out = []
+    for rid in ids:
+        ev = [a[2] for a in atoms.get("evidence", 3) if a[0] == term and a[1].name == rid]
+        out.append(reason(enc, rid, ev, catalogue))
+    return tuple(out)
+
+
+def reason(enc: Encoding, rid: str, evidence: list[Symbol], catalogue: dict[str, tuple[str, str]]) -> Reason:
+    """A Reason: its catalogue text filled from its evidence atoms (sentences.reason_text)."""
+    text, source = catalogue.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
+    grounds = tuple(evidence_of(enc, e) for e in evidence)
+    return Reason(rid, sentences.reason_text(text, grounds), source, tuple(g.text() for g in grounds), grounds)
+
+
+def card_evidence(enc: Encoding, number: int) -> Evidence:
+    """The card of number `number` as a "card" Evidence (gone: no longer in the snapshot)."""
+    ident = enc.card_id.get(number, f"#{number}")
+    entry = enc.game.by_id.get(ident)
+    if entry is None:
+        return Evidence("card", card=ident, gone=True)
+    return Evidence("card", card=ident, name=entry.card["name"], player=entry.player)
+
+
+def evidence_of(enc: Encoding, e: Symbol) -> Evidence:
+    """An evidence atom of the answer as data."""
+    args = e.arguments
+    numbers = [a.number if a.type == SymbolType.Number else None for a in args]
+    if e.name == "event" and len(args) == 1 and numbers[0] is not None:
+        k = numbers[0]
+        ev = enc.game.events[k - 1]
+        return Evidence("event", event=k, what=ev["event"], card=ev.get("card"),
+                        flags=tuple(f for f in ("negated", "replay") if ev.get(f)))
+    if e.name == "card" and len(args) == 1 and numbers[0] is not None:
+        return card_evidence(enc, numbers[0])
+    if e.name == "effect" and len(args) == 1 and numbers[0] is not None:
+        eff = enc.game.effects[numbers[0] - 1]
+        return Evidence("effect", number=numbers[0], what=eff["effect"], name=eff.get("source"))
+    if e.name == "name" and len(args) == 1 and numbers[0] is not None:       # a card name (number)
+        return Evidence("name", name=enc.names.name(numbers[0]))
+    if e.name == "need" and len(args) == 1 and numbers[0] is not None:
+        return Evidence("need", number=numbers[0])
+    if e.name == "sum" and len(args) == 2 and None not in numbers:
+        return Evidence("sum", number=numbers[0], needs=numbers[1])
+    return Evidence(e.name, term=str(e))
+
+
+def note_value(enc: Encoding, value: Symbol) -> str:
+    """A note's value: card(I) becomes the card's description, constants stay as they are."""
+    if value.name == "card" and len(value.arguments) == 1:
+        return card_evidence(enc, value.arguments[0].number).card_text()
+    return str(value)
