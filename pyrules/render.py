@@ -7,6 +7,7 @@ from __future__ import annotations
 import click
 
 from .results import Legal, Unmodelled, Verdict
+from .sentences import reason_lines, unmodelled_warning
 
 MIN_COLUMN = 16           # a column is not wrapped narrower than this
 
@@ -62,11 +63,8 @@ def warn_unmodelled(cards: tuple[Unmodelled, ...]) -> None:
     """A warning under the answer: cards whose rule-relevant text the rules do not know."""
     if not cards:
         return
-    click.echo(f"\nWARNING: {len(cards)} card{'s' * (len(cards) != 1)} of this snapshot "
-               f"{'have' if len(cards) != 1 else 'has'} rule-relevant text that is not modelled; "
-               "the answer may be wrong where it applies:")
-    for u in cards:
-        click.echo(f"  {u.sentence()}")
+    for line in unmodelled_warning(cards):
+        click.echo(line)
 
 
 def print_verdict(verdict: Verdict) -> None:
@@ -75,10 +73,8 @@ def print_verdict(verdict: Verdict) -> None:
     for key, value in verdict.notes:
         click.echo(f"  {key.replace('_', ' ')}: {value}")
     for r in verdict.reasons:
-        click.echo(f"  - {r.text}")
-        for e in r.evidence:
-            click.echo(f"      because of {e}")
-        click.echo(f"      [{r.rule}; source: {r.source}]")
+        for line in reason_lines(r):
+            click.echo(f"  {line}")
     warn_unmodelled(verdict.unmodelled)
 
 

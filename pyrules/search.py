@@ -39,7 +39,7 @@ from .symbols import symbol_key
 from .terms import ZONE_KEYS, decode_action
 from .limits import read_file
 from .model import Game
-from .sentences import applied_words, entry_line, event_line
+from .sentences import applied_words, entry_line, event_line, reason_lines
 from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
 
@@ -878,11 +878,7 @@ def format_counterexample(cx: Counterexample, n: int | None = None) -> str:
             v = w.get("verdict")
             permitted = v.permitted if v else w["model"][0]
             lines.append(f"    {_world_label(w).ljust(width)}  {'PERMITTED' if permitted else 'FORBIDDEN'}")
-            for r in (v.reasons if v else ()):
-                lines.append(f"      - {r.text}")
-                for e in r.evidence:
-                    lines.append(f"          because of {e}")
-                lines.append(f"          [{r.rule}; source: {r.source}]")
+            lines += [f"      {line}" for r in (v.reasons if v else ()) for line in reason_lines(r)]
     lines.append("  Reproduced by pyrules check: " + ("yes" if cx.reproduced else "NO (please report: the search "
                                                                              "and the engine disagree)"))
     return "\n".join(lines)

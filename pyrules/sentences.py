@@ -63,6 +63,12 @@ def reason_text(template: str, grounds: tuple[Any, ...]) -> str:
     return text.replace('"{name}"', listed([f'"{n}"' for n in names])).replace("{name}", listed(names))
 
 
+def reason_lines(r: Any) -> list[str]:
+    """A Reason as the lines under a verdict (check, and a counterexample's worlds): its sentence,
+    each piece of evidence, then its id and source."""
+    return [f"- {r.text}", *(f"    because of {e}" for e in r.evidence), f"    [{r.rule}; source: {r.source}]"]
+
+
 def ground_sentence(game: Game, g: Any) -> str:
     """One thing a reason rests on (an Evidence of Reason.grounds), as a sentence (explain)."""
     if g.kind == "event" and g.event is not None and 1 <= g.event <= len(game.events):
@@ -81,6 +87,13 @@ def ground_sentence(game: Game, g: Any) -> str:
 def unmodelled_sentence(u: Any) -> str:
     """An Unmodelled card in a line: `id ("name"): why`."""
     return f"{u.id} (\"{u.name}\"): {u.why}"
+
+
+def unmodelled_warning(cards: tuple[Any, ...]) -> list[str]:
+    """The warning under an answer for the snapshot's Unmodelled cards (at least one)."""
+    return [f"\nWARNING: {len(cards)} card{'s' * (len(cards) != 1)} of this snapshot "
+            f"{'have' if len(cards) != 1 else 'has'} rule-relevant text that is not modelled; "
+            "the answer may be wrong where it applies:", *(f"  {unmodelled_sentence(u)}" for u in cards)]
 
 
 # ---- this turn's events as sentences (explain, show) ------------------------------------
