@@ -18,12 +18,13 @@ __version__ = "0.1.0"
 __all__ = ["Engine", "Action", "Verdict", "Legal", "Reason", "Evidence", "Unmodelled", "InvalidInput", "Problem",
            "parse_action", "__version__"]
 
-_LAZY = {"Action": "actions", "parse_action": "actions", "Engine": "engine", "Evidence": "engine",
-         "Legal": "engine", "Reason": "engine", "Unmodelled": "engine", "Verdict": "engine"}
+_LAZY = {"Action": "actions", "parse_action": "actions", "Engine": "engine", "Evidence": "results",
+         "Legal": "results", "Reason": "results", "Unmodelled": "results", "Verdict": "results"}
 
 if TYPE_CHECKING:
     from .actions import Action, parse_action
-    from .engine import Engine, Evidence, Legal, Reason, Unmodelled, Verdict
+    from .engine import Engine
+    from .results import Evidence, Legal, Reason, Unmodelled, Verdict
 
 
 def __getattr__(name: str) -> Any:

@@ -16,7 +16,9 @@ import json
 import multiprocessing
 import signal
 import sys
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 from clingo import Function, Symbol
 from clingo import ast
@@ -315,3 +317,51 @@ def progress(items: Iterable[Any], total: int | None, stream=None) -> Iterator[A
         yield x
     stream.write(f"\r{done}/{total or done} snapshots\n")
     stream.flush()
+
+
+# ---- a run of `pyrules batch`: its output, and how a signal stops it -------------------------------
+class Stopped(Exception):
+    """SIGTERM or SIGINT (Ctrl-C) received while a batch writes its output."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum, self.name = signum, signal.Signals(signum).name
+
+
+@contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """SIGTERM and SIGINT (Ctrl-C) raise Stopped in the batch's main loop, so that the pool of
+    workers is ended in order (no worker is left to write into a closed pipe)."""
+    def stop(signum, _frame):
+        raise Stopped(signum)
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def count_lines(path: Path) -> int:
+    with open(path, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+
+def write_lines(results: Iterator[Line], out: IO[str], total: int | None) -> tuple[int, int, Stopped | None]:
+    """Write run()'s output records (as_json) to out, one a line, with a progress line on a
+    terminal: (lines written, lines with an error, the signal that stopped the run or None).  A
+    run stopped by SIGTERM or Ctrl-C ends its worker processes (results.close()) before they
+    write anything."""
+    done = errors = 0
+    with stopped_by_signals():
+        try:
+            for line in progress(results, total):
+                out.write(line + "\n")
+                done += 1
+                errors += line.error
+        except Stopped as e:
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()              # the worker processes end before they write anything
+            return done, errors, e
+    return done, errors, None

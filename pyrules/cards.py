@@ -17,7 +17,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from .effects import entry_problems
+from .effects import Vocabulary, entry_problems
 from .errors import InvalidInput, Problem
 from .limits import parse_yaml, read_file
 from .paths import facts_dir
@@ -29,16 +29,16 @@ def load_yaml(text: str, origin: str = "YAML", base: str = "") -> Any:
     return parse_yaml(text, origin, None, base)
 
 
-def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
+def card_problems(card: Any, path: str, partial: bool = False, voc: Vocabulary | None = None) -> list[Problem]:
     """Problems of one card definition, inline in a snapshot or in a card pool: the card
-    schema (a retired card key named with the effect to write instead), its effect entries, and
-    what the schema's JSON Schema subset cannot say (card_rule_problems; not for a partial card,
-    such as the overlay's properties)."""
+    schema (a retired card key named with the effect to write instead), its effect entries (of the kinds of
+    `voc`, default the shipped ones), and what the schema's JSON Schema subset cannot say (card_rule_problems;
+    not for a partial card, such as the overlay's properties)."""
     problems = [Problem(p, retired_key_message(p, m, path))
                 for p, m in validate(card, CARD_SCHEMA, SNAPSHOT_SCHEMA, path)]
     if isinstance(card, dict) and isinstance(card.get("effects"), list):
         for i, entry in enumerate(card["effects"]):
-            problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]")
+            problems += [Problem(p, m) for p, m in entry_problems(entry, f"{path}.effects[{i}]", voc=voc)
                          if Problem(p, m) not in problems]
     if not problems and not partial:
         problems = card_rule_problems(card, path)
@@ -48,12 +48,13 @@ def card_problems(card: Any, path: str, partial: bool = False) -> list[Problem]:
 MAX_POOL_PROBLEMS = 1_000     # a pool's check stops there (a YAML alias of a bad card repeats its problems)
 
 
-def pool_problems(cards: Iterable[Any], origin: str, good: Callable[[dict], None] | None = None) -> list[Problem]:
+def pool_problems(cards: Iterable[Any], origin: str, good: Callable[[dict], None] | None = None,
+                  voc: Vocabulary | None = None) -> list[Problem]:
     """The problems of a pool's cards (origin[i]...), each card passing good() when it has none;
     after MAX_POOL_PROBLEMS problems the remaining cards are not checked."""
     problems: list[Problem] = []
     for i, card in enumerate(cards):
-        found = card_problems(card, f"{origin}[{i}]")
+        found = card_problems(card, f"{origin}[{i}]", voc=voc)
         if not found:
             if good is not None:
                 good(card)
@@ -82,9 +83,9 @@ def _overlay_files(path: Path) -> list[Path]:
     return sorted(path.glob("*.yaml")) if path.is_dir() else [path]
 
 
-def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
+def load_overlay(path: str | Path | None = None, voc: Vocabulary | None = None) -> dict[str, dict]:
     """facts/overlay/*.yaml (or one overlay file): card name -> {effects, note, unmodelled, no_bearing,
-    special_summon_only}."""
+    special_summon_only}; the effects are of the kinds of `voc` (default the shipped declaration)."""
     path = Path(path) if path is not None else facts_dir() / "overlay"
     out: dict[str, dict] = {}
     problems: list[Problem] = []
@@ -97,7 +98,7 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
             if not isinstance(props, dict):
                 problems.append(Problem(where, "expected a mapping (effects, note, unmodelled)"))
                 continue
-            bad = _overlay_entry_problems(str(name), props, where)
+            bad = _overlay_entry_problems(str(name), props, where, voc)
             if str(name) in out:
                 bad.append(Problem(where, "the card is curated in two overlay entries"))
             if bad:
@@ -109,13 +110,13 @@ def load_overlay(path: str | Path | None = None) -> dict[str, dict]:
     return out
 
 
-def _overlay_entry_problems(name: str, props: dict, where: str) -> list[Problem]:
+def _overlay_entry_problems(name: str, props: dict, where: str, voc: Vocabulary | None = None) -> list[Problem]:
     """What is wrong with one overlay entry: keys, the card properties it gives, and `no_bearing` (a sentence,
     on an entry with no effects and nothing unmodelled)."""
     bad = [Problem(f"{where}.{k}", "not an overlay key (" + ", ".join(OVERLAY_KEYS) + ")")
            for k in props if k not in OVERLAY_KEYS and k not in RETIRED_CARD_KEYS]   # those: card_problems
     card_keys = {k: v for k, v in props.items() if k != "no_bearing"}
-    bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True)
+    bad += card_problems({"name": name, "kind": "monster", **card_keys}, where, partial=True, voc=voc)
     if "no_bearing" in props and (not isinstance(props["no_bearing"], str) or not props["no_bearing"]):
         bad.append(Problem(f"{where}.no_bearing", "expected a sentence saying why"))
     if "no_bearing" in props and ("effects" in props or "unmodelled" in props):
@@ -226,9 +227,9 @@ class CardDB:
         self.by_name: CardMap = CardMap()
         self.add(cards, "cards")
 
-    def add(self, cards: Iterable[dict], origin: str) -> None:
-        """Add checked cards (InvalidInput listing the problems of the others)."""
-        problems = pool_problems(cards, origin, lambda card: self.by_name.__setitem__(card["name"], card))
+    def add(self, cards: Iterable[dict], origin: str, voc: Vocabulary | None = None) -> None:
+        """Add checked cards, their effects of the kinds of `voc` (InvalidInput listing the problems of the others)."""
+        problems = pool_problems(cards, origin, lambda card: self.by_name.__setitem__(card["name"], card), voc)
         if problems:
             raise InvalidInput(problems)
 

@@ -8,13 +8,10 @@ standard error, one per line.
 """
 from __future__ import annotations
 
-import functools
 import gc
-import io
 import json
 import os
 import sys
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn, cast
 
@@ -22,6 +19,7 @@ import click
 
 from . import __version__
 from .errors import InvalidInput, Problem
+from .supervise import hard_timeout, progress_stream
 
 # exit statuses: the documented values, named for what they mean
 OK = PERMITTED = 0
@@ -647,138 +645,6 @@ timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open
                                                       "properties together) and report what was found.")
 
 
-GRACE = 5.0           # seconds a search may run past --timeout (it stops solving on time itself) before it is stopped
-
-
-def _hard_timeout(command):
-    """A search command whose --timeout holds even while clingo grounds, which nothing can interrupt
-    from inside: with a timeout (and where processes fork), the command runs in a child process whose
-    output, exit status or invalid input come back through a pipe; a child still at work GRACE seconds
-    (and a quarter of the timeout) after the timeout is ended, and the run ends as unknown (exit 1)."""
-    @functools.wraps(command)
-    def run(*args, **kwargs):
-        timeout = kwargs.get("timeout")
-        if timeout is None or not hasattr(os, "fork"):
-            return command(*args, **kwargs)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        read_end, write_end = os.pipe()
-        parent = os.getpid()
-        pid = os.fork()
-        if pid == 0:                                  # the child: runs the command, sends what it said
-            code = FAILED
-            try:
-                os.close(read_end)
-                _die_with(parent)
-                code = _child_run(write_end, lambda: command(*args, **kwargs))
-            finally:
-                os._exit(code)                        # never the parent's code (click's, a test runner's)
-        os.close(write_end)
-        try:
-            _parent_wait(pid, read_end, timeout + GRACE + timeout / 4, bool(kwargs.get("as_json")))
-        finally:                                      # Ctrl-C, or any error here: the child ends too
-            _end_child(pid)
-    return run
-
-
-def _die_with(parent: int) -> None:
-    """The child ends when its parent does (Linux: the kernel sends it SIGKILL; elsewhere the
-    parent's own exits end it), and at once if the parent is already gone."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, 9)                              # PR_SET_PDEATHSIG, SIGKILL
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:
-        os._exit(FAILED)
-
-
-def _end_child(pid: int) -> None:
-    """Kills the child if it still runs, and reaps it."""
-    import signal
-    try:
-        if os.waitpid(pid, os.WNOHANG) == (0, 0):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
-
-
-_LIVE_STDERR: list = []   # in a forked search: the stderr its progress lines go to while the rest is kept
-
-
-def _progress_stream():
-    """Where a search's progress lines go: stderr, or in a forked search (_child_run) the stderr
-    it had before its output was kept, so that a terminal still sees them as they come."""
-    return _LIVE_STDERR[-1] if _LIVE_STDERR else sys.stderr
-
-
-def _child_run(write_end: int, work) -> int:
-    """Runs work() with its output kept (progress lines apart: _progress_stream), then writes
-    {"code", "out", "err", "problems"} as JSON."""
-    out, err = io.StringIO(), io.StringIO()
-    reply: dict[str, Any] = {"code": OK}
-    _LIVE_STDERR.append(sys.stderr)
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            work()
-    except SystemExit as e:
-        reply["code"] = OK if e.code is None else e.code if isinstance(e.code, int) else FAILED     # as sys.exit reads it
-    except InvalidInput as e:
-        reply["problems"] = [[p.path, p.message] for p in e.problems]
-    except BaseException as e:                        # noqa: BLE001 (reported by the parent as a failure)
-        reply["code"] = FAILED
-        err.write(f"the search failed: {type(e).__name__}: {e}\n")
-    finally:
-        _LIVE_STDERR.pop()
-    reply["out"], reply["err"] = out.getvalue(), err.getvalue()
-    try:
-        with os.fdopen(write_end, "wb") as f:
-            f.write(json.dumps(reply).encode("utf-8"))
-    except OSError:                                   # the parent is gone: nobody to tell
-        return FAILED
-    return 0
-
-
-def _parent_wait(pid: int, read_end: int, limit: float, as_json: bool) -> None:
-    """Reads the child's reply until it ends or `limit` seconds pass (then ends the child), and
-    finishes the command as the child did."""
-    import select
-    import time
-
-    from .search import Progress
-    deadline, chunks = time.monotonic() + limit, []
-    with os.fdopen(read_end, "rb") as f:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([f], [], [], left)[0]:
-                _end_child(pid)
-                Progress(sys.stderr).clear_line()     # the child's last progress line, on a terminal
-                why = (f"the search was still at work {limit:.0f}s after it started, past --timeout, and was stopped "
-                       "(clingo cannot interrupt its grounding): narrow --scope or --cards")
-                if as_json:
-                    click.echo(json.dumps({"unknown": why}))
-                click.echo(f"unknown: {why}", err=True)
-                sys.exit(FAILED)
-            chunk = os.read(f.fileno(), 1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
-    Progress(sys.stderr).clear_line()
-    try:
-        reply = json.loads(b"".join(chunks))
-    except ValueError:                                # none, or cut short: the child died while it wrote
-        died = f" (ended by signal {os.WTERMSIG(status)})" if os.WIFSIGNALED(status) else ""
-        reply = {"code": FAILED, "out": "", "err": f"the search ended without a whole reply{died}\n"}
-    if reply.get("problems"):
-        raise InvalidInput([Problem(path, message) for path, message in reply["problems"]])
-    click.echo(reply["out"], nl=False)
-    click.echo(reply["err"], nl=False, err=True)
-    sys.exit(reply["code"])
-
-
 def _searcher(ctx, rules, card_names):
     from .search import Searcher, parse_card_names
     engine = _engine(ctx, rules)
@@ -797,7 +663,7 @@ def _searcher(ctx, rules, card_names):
 @timeout_option
 @rules_option
 @click.pass_context
-@_hard_timeout
+@hard_timeout
 def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, timeout, rules):
     """Smallest snapshots where the two values of READING give an action different verdicts.
 
@@ -815,7 +681,7 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
     pair = tuple(v.strip() for v in values.split(",")) if values else None
     if out_dir:                            # before the search: a folder that cannot be made fails at once
         _make_folder(out_dir, "--out")
-    progress = Progress(_progress_stream())
+    progress = Progress(progress_stream())
     result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
     progress.clear()
     info = searcher.engine.catalogue.readings[reading]
@@ -854,7 +720,7 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
 @timeout_option
 @rules_option
 @click.pass_context
-@_hard_timeout
+@hard_timeout
 def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, timeout, rules):
     """Check properties of the rules: "holds within scope ..." or the minimal counterexample.
 
@@ -874,7 +740,7 @@ def verify(ctx, names, rules_files, scope_text, card_names, list_only, as_json, 
         for name, prop in sorted(searcher.properties(rules_files).items()):
             click.echo(f"{name}: {prop.text}")
         return
-    progress = Progress(_progress_stream())
+    progress = Progress(progress_stream())
     results = searcher.verify(names, rules_files, scope_text, timeout, progress)
     progress.clear()
     if as_json:
@@ -916,7 +782,7 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     """
     from contextlib import ExitStack, closing
 
-    from .batch import progress, run
+    from .batch import count_lines, run, write_lines
     from .engine import Engine
     from .limits import Limits, read_lines
     if action is not None:
@@ -928,7 +794,6 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
     engine = None if workers > 1 else _engine(click.get_current_context(), rules, cards)
     _started()                             # (workers > 1: the collector runs in this process too)
     limits = engine.limits if engine is not None else Limits.from_env()
-    done = errors = 0
     with ExitStack() as stack:             # the input and the output are closed however the run ends
         if infile == "-":
             source, total = _stdin(), None
@@ -937,22 +802,16 @@ def batch(infile, outfile, workers, action, as_json, readings, cards, rules):
             if not path.is_file():
                 raise InvalidInput(Problem(infile, "no such file"))
             source = stack.enter_context(_open(path, "rb", "IN.jsonl"))
-            total = _count_lines(path) if sys.stderr.isatty() else None
+            total = count_lines(path) if sys.stderr.isatty() else None
         out = stack.enter_context(_open(outfile, "w", "--output"))
         results = stack.enter_context(closing(run(read_lines(source, limits), engine=engine, engine_factory=Engine,
                                                   engine_config=config, readings=reading_map, check=action,
                                                   workers=workers, as_json=True)))
-        stack.enter_context(_stopped_by_signals())
-        try:
-            for line in progress(results, total):
-                out.write(line + "\n")
-                done += 1
-                errors += line.error
-        except _Stopped as e:
-            results.close()              # the worker processes end before they write anything
-            click.echo(f"pyrules batch: stopped by {e.name} after {done} lines", err=True)
+        done, errors, stopped = write_lines(results, out, total)
+        if stopped is not None:
+            click.echo(f"pyrules batch: stopped by {stopped.name} after {done} lines", err=True)
             stack.close()
-            sys.exit(128 + e.signum)
+            sys.exit(128 + stopped.signum)
     summary = {"lines": done, "judged": done - errors, "errors": errors}
     click.echo(json.dumps(summary) if as_json else
                f"{done} lines: {done - errors} judged, {errors} with errors", err=True)
@@ -975,34 +834,6 @@ def _make_folder(name: str, option: str) -> None:
         Path(name).mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise InvalidInput(Problem(option, f"cannot make the folder {name}: {e.strerror or e}")) from None
-
-
-class _Stopped(Exception):
-    def __init__(self, signum: int) -> None:
-        import signal
-        super().__init__(signum)
-        self.signum, self.name = signum, signal.Signals(signum).name
-
-
-@contextmanager
-def _stopped_by_signals():
-    """SIGTERM and SIGINT (Ctrl-C) raise _Stopped in the batch's main loop, so that the pool of
-    workers is ended in order (no worker is left to write into a closed pipe)."""
-    import signal
-
-    def stop(signum, _frame):
-        raise _Stopped(signum)
-    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        yield
-    finally:
-        for s, handler in old.items():
-            signal.signal(s, handler)
-
-
-def _count_lines(path: Path) -> int:
-    with open(path, "rb") as f:
-        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
 
 
 if __name__ == "__main__":   # pragma: no cover

@@ -52,7 +52,7 @@ class Kind(NamedTuple):
                           **({"search": list(a.search)} if a.search else {})} for a in self.args]}
 
 
-_KIND_SCHEMAS: dict[tuple[str, bool], dict] = {}
+_KIND_SCHEMAS: dict[tuple[int, str, bool], tuple["Vocabulary", dict]] = {}   # (id(voc), kind, applied) -> (voc, schema)
 
 
 class Vocabulary(NamedTuple):
@@ -124,37 +124,22 @@ def load_vocabulary(folder: Path | None = None) -> Vocabulary:
                       {n: _arg(n, s) for n, s in data["conditions"].items()})
 
 
-_ACTIVE: list[Path | None] = [None]      # the rules folder whose declaration is read (None: the shipped one)
-
-
 @lru_cache(maxsize=None)
 def _vocabulary_of(folder: Path | None) -> Vocabulary:
     return load_vocabulary(folder)
 
 
-def vocabulary() -> Vocabulary:
-    """The declaration in use: the shipped rules/effects.yaml, or that of the rules folder an
-    Engine was made with (use_rules)."""
-    return _vocabulary_of(_ACTIVE[0])
-
-
-def use_rules(folder: Path | str | None) -> None:
-    """Read the effect declaration of this rules folder from now on (Engine(rules=DIR) calls
-    it: a designer's own kinds reach validation and the encoder); None, or a folder without
-    effects.yaml: the shipped rules.  One declaration per process: the last Engine's.  A malformed
-    declaration is InvalidInput (load_vocabulary), and the one in use stays."""
+def vocabulary(folder: Path | str | None = None) -> Vocabulary:
+    """The declaration of a rules folder, read once per process and folder: its effects.yaml
+    (a designer's own kinds), or the shipped rules/effects.yaml for None, the shipped folder or
+    a folder without one.  A malformed declaration is InvalidInput naming the file and the
+    field (load_vocabulary).  Whoever reads a rules folder holds its vocabulary (the Engine:
+    Engine.vocabulary) and passes it to the functions below (`voc`); without one they use the
+    shipped declaration.  No declaration is chosen for the whole process."""
     chosen = Path(folder).resolve() if folder is not None else None
     if chosen is not None and (chosen == rules_dir().resolve() or not (chosen / DECLARATION).is_file()):
         chosen = None
-    if chosen != _ACTIVE[0]:
-        if chosen is not None:
-            _vocabulary_of(chosen)       # read and checked first: InvalidInput naming the file and the field
-        _ACTIVE[0] = chosen
-        _KIND_SCHEMAS.clear()
-
-
-def kind(name: str) -> Kind:
-    return vocabulary().kinds[name]
+    return _vocabulary_of(chosen)
 
 
 # ---- JSON Schema ---------------------------------------------------------------------
@@ -222,34 +207,27 @@ def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[s
 
 
 
-def entry_problems(entry: Any, path: str, applied: bool = False) -> list[tuple[str, str]]:
-    """(path, message) for every way one entry breaks the schema of its kind."""
-    voc = vocabulary()
+def entry_problems(entry: Any, path: str, applied: bool = False, voc: Vocabulary | None = None
+                   ) -> list[tuple[str, str]]:
+    """(path, message) for every way one entry breaks the schema of its kind (in `voc`, default
+    the shipped declaration)."""
+    voc = voc or vocabulary()
     if not isinstance(entry, dict):
         return [(path, f"expected a mapping, got {type(entry).__name__}")]
     name = entry.get("effect")
     if not isinstance(name, str) or name not in voc.kinds:
         return [(f"{path}.effect", f"unknown effect {name!r} (pyrules effects lists them)" if name is not None
                  else "is required")]
-    schema = _KIND_SCHEMAS.get((name, applied))
-    if schema is None:
-        schema = _KIND_SCHEMAS[(name, applied)] = kind_schema(voc.kinds[name], applied, voc)
+    known = _KIND_SCHEMAS.get((id(voc), name, applied))     # (the vocabulary kept with it: its id stays its own)
+    if known is None or known[0] is not voc:
+        known = _KIND_SCHEMAS[(id(voc), name, applied)] = (voc, kind_schema(voc.kinds[name], applied, voc))
+    schema = known[1]
     return list(validate(entry, schema, schema, path))
 
 
 def card_entries(card: dict) -> list[dict]:
     """A card's effect entries (its `effects` list)."""
     return list(card.get("effects") or ())
-
-
-def entry_text(entry: dict) -> str:
-    """One entry in a line: `cannot_attack(to: side=both, level_min=4)`."""
-    parts = [f"{k}={v}" for k, v in entry.items() if k not in ("effect", "to", "while", "source", "note", "cards",
-                                                                 "player")]
-    for key in ("to", "while"):
-        if entry.get(key):
-            parts.append(f"{key}: " + ", ".join(f"{k}={v}" for k, v in entry[key].items()))
-    return entry["effect"] + (f"({'; '.join(parts)})" if parts else "")
 
 
 # ---- facts ------------------------------------------------------------------------------
@@ -280,9 +258,9 @@ def _term(name: str, args: list[Any]) -> Any:
     return ("const", name) if not args else (name, args)
 
 
-def entry_terms(entry: dict, number: Number) -> Terms:
-    """The terms of a card's entry (already checked against its kind's schema)."""
-    voc = vocabulary()
+def entry_terms(entry: dict, number: Number, voc: Vocabulary | None = None) -> Terms:
+    """The terms of a card's entry (already checked against its kind's schema in `voc`)."""
+    voc = voc or vocabulary()
     kind = voc.kinds[entry["effect"]]
     effect = _term(kind.name, [_value(a.type, entry[a.name], number) for a in kind.args])
     to: list[Any] = []
@@ -312,9 +290,9 @@ def _condition(key: str, t: Any, value: Any, number: Number) -> Any:
     return ("const", key) if t == "boolean" else (key, [_value(t, value, number)])
 
 
-def applied_term(entry: dict, number: Number) -> Any:
-    """The effect term of a snapshot's `effects:` entry."""
-    kind = vocabulary().kinds[entry["effect"]]
+def applied_term(entry: dict, number: Number, voc: Vocabulary | None = None) -> Any:
+    """The effect term of a snapshot's `effects:` entry (of a kind of `voc`)."""
+    kind = (voc or vocabulary()).kinds[entry["effect"]]
     return _term(kind.name, [_value(a.type, entry[a.name], number) for a in kind.args])
 
 
@@ -336,15 +314,6 @@ def generated_entries(voc: Vocabulary | None = None) -> list[dict]:
         for values in itertools.product(*(d for d in domains if d is not None)):
             out.append({"effect": k.name, **{a.name: v for a, v in zip(k.args, values)}})
     return out
-
-
-def applied_words(entry: dict) -> str:
-    """A snapshot's applied effect (CONTRACT 6) in words: its kind and arguments, on what, from where."""
-    args = [f"{k} {v}" for k, v in entry.items() if k not in ("effect", "cards", "player", "source")]
-    on = (f' on {", ".join(entry["cards"])}' if entry.get("cards") else
-          f' on {entry["player"]}' if "player" in entry else "")
-    return (entry["effect"] + (f' ({", ".join(args)})' if args else "") + on
-            + (f' (from {entry["source"]})' if "source" in entry else ""))
 
 
 # ---- what the rules read ----------------------------------------------------------------

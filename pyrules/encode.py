@@ -12,7 +12,7 @@ from typing import Any, Callable
 from clingo import Symbol
 
 from .symbols import Function, Number, name_args, number
-from .effects import applied_term, card_entries, entry_terms
+from .effects import Vocabulary, applied_term, card_entries, entry_terms, vocabulary
 from .model import Entry, Game
 from .schema import FRAME_FLAGS, SPECIAL_SUMMON_METHODS
 from .words import SETCODE_ARCHETYPES
@@ -87,7 +87,9 @@ class NameTable:
     """Card names <-> integers.  Database names keep their number for the life of the
     Engine; names seen only in one snapshot (inline cards) get numbers above them."""
 
-    def __init__(self, names):
+    def __init__(self, names, voc: Vocabulary | None = None):
+        # the effect vocabulary the cards' entries are read with (the rules folder's: Engine.vocabulary)
+        self.voc = voc or vocabulary()
         # the archetypes cards name (words.py) are numbered with the database's names
         self.base = {n: i for i, n in enumerate(sorted({*names, *SETCODE_ARCHETYPES.values()}), start=1)}
         self.base_names = {i: n for n, i in self.base.items()}
@@ -272,7 +274,7 @@ def card_facts(out: list, c: Symbol, card: dict, names: NameScope) -> None:
     out += [Function("archetype", [c, Number(names.number(a))]) for a in card.get("archetypes", ())]
     out += [Function(key, [c, const(card[key])]) for key in ("spell_type", "trap_type") if key in card]
     for x, entry in enumerate(card_entries(card), start=1):
-        _effect_facts(out, c, Number(x), entry_terms(entry, names.number))
+        _effect_facts(out, c, Number(x), entry_terms(entry, names.number, names.table.voc))
 
 
 def _effect_facts(out: list, c: Symbol, x: Symbol, t) -> None:
@@ -403,7 +405,7 @@ def _encode_event(enc: Encoding, k: int, ev: dict) -> None:
 def _encode_applied(enc: Encoding, k: int, eff: dict) -> None:
     """Applied effect k (from 1) of the snapshot, the cards and the player it applies to."""
     out, F = enc.facts, enc.fact
-    out.append(F("applied", k, term_symbol(applied_term(eff, enc.names.number))))
+    out.append(F("applied", k, term_symbol(applied_term(eff, enc.names.number, enc.names.table.voc))))
     out += [F("applied_card", k, enc.card(ident)) for ident in eff.get("cards") or ()]
     if "player" in eff:
         out.append(F("applied_player", k, enc.player(eff["player"])))

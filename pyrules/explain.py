@@ -13,25 +13,10 @@ from typing import Any
 
 from clingo.ast import ASTType
 
-from .engine import Engine, Evidence, Verdict
+from .engine import Engine
 from .lint import Program, Rule, read_program, reason_sites, rel
-from .model import Game
-from .render import event_sentence
-
-
-def ground_sentence(game: Game, g: Evidence) -> str:
-    """One thing a reason rests on (Reason.grounds), as a sentence."""
-    if g.kind == "event" and g.event is not None and 1 <= g.event <= len(game.events):
-        return event_sentence(game, g.event)
-    if g.kind == "need":
-        return f"the number the rule asks for: {g.number}"
-    if g.kind == "name":
-        return f"the card name the rule asks for: \"{g.name}\""
-    if g.kind == "sum":
-        return f"the snapshot's number: {g.number}; the number the rule asks for: {g.needs}"
-    if g.kind == "card":
-        return f"the card {g.text()}"
-    return g.text()
+from .results import Verdict
+from .sentences import ground_sentence
 
 
 @dataclass

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 import yaml
 
 from .cards import CardDB, load_overlay, load_yaml, pool_problems
+from .effects import Vocabulary
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
 from .patterns import Derived, Pattern, derive
@@ -76,9 +77,9 @@ class ImportResult:
             seen.setdefault(card["name"], card)
         return list(seen.values())
 
-    def db(self) -> CardDB:
+    def db(self, voc: Vocabulary | None = None) -> CardDB:
         db = CardDB()
-        db.add(self.one_per_name(), self.source)
+        db.add(self.one_per_name(), self.source, voc)
         return db
 
 
@@ -335,14 +336,14 @@ def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | N
     return record
 
 
-def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None
-                ) -> ImportResult:
+def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None,
+                voc: Vocabulary | None = None) -> ImportResult:
     """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
     unless the overlay curates the card (its effects win); the overlay's frame flag;
     `unmodelled` where a relevant sentence is read by neither; and the audit record."""
     patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
-        derived = derive(result.texts.get(card["name"], ""), patterns)
+        derived = derive(result.texts.get(card["name"], ""), patterns, voc)
         if derived.problems:
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
         props = overlay.get(card["name"]) or {}
@@ -374,9 +375,10 @@ def apply_overlay(result: ImportResult, overlay: dict[str, dict]) -> ImportResul
 
 # ---- entry points ------------------------------------------------------------------
 def import_cards(path: str | Path, overlay: dict[str, dict] | None = None,
-                 patterns: Iterable[Pattern] | None = None) -> ImportResult:
+                 patterns: Iterable[Pattern] | None = None, voc: Vocabulary | None = None) -> ImportResult:
     """Read a card pool file (format sniffed from its content) into the card schema, with the
-    effects the text patterns (default: facts/patterns/) and the overlay (default: facts/overlay/) give."""
+    effects the text patterns (default: facts/patterns/) and the overlay (default: facts/overlay/) give,
+    of the kinds of `voc` (the effect vocabulary of a rules folder; default the shipped one)."""
     path = Path(path)
     try:
         head = path.open("rb").read(16)
@@ -396,18 +398,19 @@ def import_cards(path: str | Path, overlay: dict[str, dict] | None = None,
             cards = data.get("cards") if isinstance(data, dict) else data
             if not isinstance(cards, list):
                 raise _bad(path, 'expected a YGOPRODeck file ({"data": [...]}) or a list of pyrules cards')
-            bad = pool_problems(cards, path.name)
+            bad = pool_problems(cards, path.name, voc=voc)
             if bad:
                 raise InvalidInput(bad)
             return ImportResult(list(cards), path.name)     # pyrules cards already carry their properties
     if not result.cards:
         raise _bad(path, "the file holds no card")
-    return apply_texts(result, load_overlay() if overlay is None else overlay, patterns)
+    return apply_texts(result, load_overlay(voc=voc) if overlay is None else overlay, patterns, voc)
 
 
-def load_card_pool(path: str | Path) -> CardDB:
-    """A CardDB from a cards.cdb, a YGOPRODeck JSON file or a pyrules YAML card list."""
-    return import_cards(path).db()
+def load_card_pool(path: str | Path, voc: Vocabulary | None = None) -> CardDB:
+    """A CardDB from a cards.cdb, a YGOPRODeck JSON file or a pyrules YAML card list (its effects
+    of the kinds of `voc`)."""
+    return import_cards(path, voc=voc).db(voc)
 
 
 def dump_cards(cards: list[dict]) -> str:

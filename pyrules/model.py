@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CardDB, card_rule_problems
-from .effects import entry_problems, kind as effect_kind
+from .effects import Vocabulary, entry_problems, vocabulary
 from .errors import InvalidInput, Problem
 from .limits import Limits, check_value, parse_yaml, read_file
 from .schema import SNAPSHOT_SCHEMA, retired_key_message, validate
@@ -113,8 +113,9 @@ def reading_word(value: Any) -> Any:
 
 def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[str]],
                    reading_overrides: dict[str, str] | None = None, collect: bool = False,
-                   limits: Limits | None = None) -> Game:
-    """Validate the format of a snapshot and normalise it.  Raises InvalidInput.
+                   limits: Limits | None = None, voc: Vocabulary | None = None) -> Game:
+    """Validate the format of a snapshot and normalise it (its effect entries against `voc`, the
+    rules folder's effect vocabulary: default the shipped one).  Raises InvalidInput.
 
     With collect=True, a snapshot whose types are right but whose references are not
     (unknown card names, duplicate or dangling ids, ...) is returned as a Game without
@@ -127,7 +128,7 @@ def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[st
     if not isinstance(raw, dict):
         raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
     problems = [Problem(p, retired_key_message(p, m)) for p, m in validate(raw, SNAPSHOT_SCHEMA, SNAPSHOT_SCHEMA)]
-    normaliser = _Normaliser(raw, cards, known_readings, reading_overrides or {})
+    normaliser = _Normaliser(raw, cards, known_readings, reading_overrides or {}, voc or vocabulary())
     if problems:
         # list the reference problems (card names, ids) beside the type problems when the
         # rest of the snapshot is readable enough to look for them
@@ -142,8 +143,9 @@ def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[st
 
 
 class _Normaliser:
-    def __init__(self, raw, cards, known_readings, overrides):
+    def __init__(self, raw, cards, known_readings, overrides, voc: Vocabulary):
         self.raw, self.cards, self.known_readings, self.overrides = raw, cards, known_readings, overrides
+        self.voc = voc
         self.problems: list[Problem] = []
         self.suggested = 0
 
@@ -156,7 +158,7 @@ class _Normaliser:
             if isinstance(ref.get("effects"), list):
                 before = len(self.problems)
                 for i, entry in enumerate(ref["effects"]):
-                    for p, m in entry_problems(entry, f"{path}.effects[{i}]"):
+                    for p, m in entry_problems(entry, f"{path}.effects[{i}]", voc=self.voc):
                         self.bad(p, m)
                 if len(self.problems) > before:       # reported; the rest of the card is still checked
                     return {k: v for k, v in ref.items() if k != "effects"}
@@ -310,11 +312,11 @@ class _Normaliser:
     def _effect(self, eff: Any, path: str, players: list[str]) -> bool:
         """Whether an applied effect can be read (its problems reported)."""
         before = len(self.problems)
-        for p, m in entry_problems(eff, path, applied=True):
+        for p, m in entry_problems(eff, path, applied=True, voc=self.voc):
             self.bad(p, m)
         if len(self.problems) > before:
             return False
-        if effect_kind(eff["effect"]).about == "card":
+        if self.voc.kinds[eff["effect"]].about == "card":
             if "player" in eff or not eff.get("cards"):
                 self.bad(f"{path}.cards", f"{eff['effect']} applies to cards: list their ids in cards")
             for i, ident in enumerate(_list(eff.get("cards"))):

@@ -31,7 +31,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from .effects import entry_problems
+from .effects import Vocabulary, entry_problems
 from .errors import InvalidInput, Problem
 from .paths import facts_dir
 
@@ -157,7 +157,7 @@ def _fill(value: Any, match: re.Match) -> Any:
     return value
 
 
-def _entries_problems(entries: Any, where: str, applied: bool) -> list[Problem]:
+def _entries_problems(entries: Any, where: str, applied: bool, voc: Vocabulary | None) -> list[Problem]:
     """The problems of a pattern's list of effect entries (those filled from groups are
     checked when the pattern fires)."""
     if not isinstance(entries, list):
@@ -166,11 +166,11 @@ def _entries_problems(entries: Any, where: str, applied: bool) -> list[Problem]:
     for i, e in enumerate(entries or ()):
         if isinstance(e, dict) and any("{" in str(v) for v in e.values()):
             continue
-        out += [Problem(p, m) for p, m in entry_problems(e, f"{where}[{i}]", applied=applied)]
+        out += [Problem(p, m) for p, m in entry_problems(e, f"{where}[{i}]", applied=applied, voc=voc)]
     return out
 
 
-def _problems_of(item: Any, where: str) -> list[Problem]:
+def _problems_of(item: Any, where: str, voc: Vocabulary | None = None) -> list[Problem]:
     if not isinstance(item, dict):
         return [Problem(where, "expected a mapping (id, regex, effects, matches, near_misses)")]
     out = [Problem(f"{where}.{k}", "unknown key") for k in item if k not in PATTERN_KEYS]
@@ -180,7 +180,7 @@ def _problems_of(item: Any, where: str) -> list[Problem]:
     if item.get("frame") is not None and item["frame"] not in FRAMES:
         out.append(Problem(f"{where}.frame", f"one of {', '.join(FRAMES)}"))
     for key in ("effects", "leaves"):
-        out += _entries_problems(item.get(key, []), f"{where}.{key}", applied=key == "leaves")
+        out += _entries_problems(item.get(key, []), f"{where}.{key}", applied=key == "leaves", voc=voc)
     if not isinstance(item.get("effects"), list):
         out.append(Problem(f"{where}.effects", "is required (a list of entries, [] when covered_by says why)"))
     elif not (item["effects"] or item.get("leaves") or item.get("frame") or item.get("covered_by")):
@@ -188,8 +188,9 @@ def _problems_of(item: Any, where: str) -> list[Problem]:
     return out
 
 
-def load_patterns(folder: str | Path | None = None) -> list[Pattern]:
-    """Every pattern of facts/patterns/*.yaml (or of `folder`), in file then list order."""
+def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = None) -> list[Pattern]:
+    """Every pattern of facts/patterns/*.yaml (or of `folder`), in file then list order; their
+    entries of the kinds of `voc` (default the shipped declaration)."""
     folder = Path(folder) if folder is not None else facts_dir() / "patterns"
     out: list[Pattern] = []
     problems: list[Problem] = []
@@ -205,7 +206,7 @@ def load_patterns(folder: str | Path | None = None) -> list[Pattern]:
             continue
         for i, item in enumerate(data):
             where = f"{path.name}[{i}]"
-            found = _problems_of(item, where)
+            found = _problems_of(item, where, voc)
             if not found:
                 try:
                     regex = re.compile(item["regex"], re.I)
@@ -234,7 +235,7 @@ def bundled_patterns() -> tuple[Pattern, ...]:
 MAX_TEXT_CHARS = 3_000      # the longest card text of the two bundled databases has 852 characters
 
 
-def derive(text: str, patterns: Iterable[Pattern] | None = None) -> Derived:
+def derive(text: str, patterns: Iterable[Pattern] | None = None, voc: Vocabulary | None = None) -> Derived:
     """The effects the patterns read in a card text, and the relevant sentences they do not read.
     A text of more than MAX_TEXT_CHARS characters is not read at all (the topic expressions take time
     growing with the square of a sentence's length): it counts as one unread sentence on every topic."""
@@ -242,11 +243,11 @@ def derive(text: str, patterns: Iterable[Pattern] | None = None) -> Derived:
         order = list(TOPICS)
         return Derived([], [], [f"(a text of {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read)"],
                        topics=order, unread_topics=order)
-    return _read(text, bundled_patterns() if patterns is None else tuple(patterns))
+    return _read(text, bundled_patterns() if patterns is None else tuple(patterns), voc)
 
 
-def _read(text: str, patterns: tuple[Pattern, ...]) -> Derived:
-    """derive() on a text of a readable length."""
+def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = None) -> Derived:
+    """derive() on a text of a readable length (entries checked against `voc`)."""
     effects: list[dict] = []
     read: list[tuple[str, str]] = []
     unread: list[str] = []
@@ -270,7 +271,7 @@ def _read(text: str, patterns: tuple[Pattern, ...]) -> Derived:
             for applied, entries, into in ((False, p.entries(m), effects),
                                            (True, [_fill(e, m) for e in p.leaves], leaves)):
                 for entry in entries:
-                    bad = entry_problems(entry, f"pattern {p.id}", applied=applied)
+                    bad = entry_problems(entry, f"pattern {p.id}", applied=applied, voc=voc)
                     if bad:
                         problems += [f"{path}: {msg}" for path, msg in bad]
                     elif entry not in into:

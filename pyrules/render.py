@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import click
 
-from .engine import Legal, Unmodelled, Verdict
-from .model import Game
+from .results import Legal, Unmodelled, Verdict
+from .sentences import reason_lines, unmodelled_warning
 
 MIN_COLUMN = 16           # a column is not wrapped narrower than this
 
@@ -63,11 +63,8 @@ def warn_unmodelled(cards: tuple[Unmodelled, ...]) -> None:
     """A warning under the answer: cards whose rule-relevant text the rules do not know."""
     if not cards:
         return
-    click.echo(f"\nWARNING: {len(cards)} card{'s' * (len(cards) != 1)} of this snapshot "
-               f"{'have' if len(cards) != 1 else 'has'} rule-relevant text that is not modelled; "
-               "the answer may be wrong where it applies:")
-    for u in cards:
-        click.echo(f"  {u.sentence()}")
+    for line in unmodelled_warning(cards):
+        click.echo(line)
 
 
 def print_verdict(verdict: Verdict) -> None:
@@ -76,10 +73,8 @@ def print_verdict(verdict: Verdict) -> None:
     for key, value in verdict.notes:
         click.echo(f"  {key.replace('_', ' ')}: {value}")
     for r in verdict.reasons:
-        click.echo(f"  - {r.text}")
-        for e in r.evidence:
-            click.echo(f"      because of {e}")
-        click.echo(f"      [{r.rule}; source: {r.source}]")
+        for line in reason_lines(r):
+            click.echo(f"  {line}")
     warn_unmodelled(verdict.unmodelled)
 
 
@@ -102,8 +97,8 @@ def print_reasons(items, width: int | None = None) -> None:
 def print_audit(report: dict) -> None:
     """`pyrules cards audit`: each card whose text speaks of Summons, Tributes, attacks or battle
     positions, with its effects (derived or curated) or why it is not modelled; then the counts."""
-    from .effects import entry_text
     from .pool import effects_of
+    from .sentences import entry_text
     rows = []
     for name, r in report["records"].items():
         how = "curated" if "curated" in r else "derived"
@@ -154,54 +149,3 @@ def print_effects(voc) -> None:
         rows = [[a.name, _type_text(a.type), a.meaning] for a in items.values()]
         click.echo(_table(rows, [title, "type", "meaning"]))
         click.echo("")
-
-
-# ---- this turn's events as sentences (explain, show) ------------------------------------
-VERBS = {
-    "normal_summon": "was Normal Summoned", "set": "was Set", "flip_summon": "was Flip Summoned",
-    "special_summon": "was Special Summoned", "position_change": "had its battle position changed",
-    "flipped": "was flipped face-up by an attack", "attack": "declared an attack",
-    "battle_by_effect": "battled through a card effect", "returned": "returned to the field",
-    "control_change": "changed control",
-}
-
-
-def card_words(game: Game, ident: str) -> str:
-    e = game.by_id.get(ident)
-    return f"{ident} (\"{e.card['name']}\")" if e else f"{ident} (no longer in the snapshot)"
-
-
-def event_sentence(game: Game, k: int) -> str:
-    """What event k of this_turn says, as a sentence ending in ': event k'."""
-    ev = game.events[k - 1]
-    if ev["event"] == "draw":
-        return f"{ev.get('player', game.turn_player)} drew for the turn: event {k}"
-    text = _event_words(game, ev)
-    if "player" in ev:
-        text += f", by {ev['player']}"
-    text += " this turn"
-    flags = [f for f in ("negated", "replay") if ev.get(f)]
-    if flags:
-        text += f" ({' and '.join('a replay' if f == 'replay' else f for f in flags)})"
-    return f"{text}: event {k}"
-
-
-def _event_words(game: Game, ev: dict) -> str:
-    """The card of an event (not a draw) and what happened to it, with the event's details."""
-    kind, tributes = ev["event"], ev.get("tributes")
-    text = f"{card_words(game, ev['card'])} {VERBS.get(kind, kind)}"
-    if kind == "normal_summon" and tributes:
-        text = f"{card_words(game, ev['card'])} was Tribute Summoned"
-    if kind == "set" and tributes:
-        text += " with Tributes"
-    if tributes:
-        text += " (Tributes: " + ", ".join(tributes) + ")"
-    if kind == "position_change":
-        text += " by a card effect" if ev.get("how") == "effect" else " manually"
-    if kind == "special_summon" and ev.get("method"):
-        text += f" (method: {ev['method']})"
-    if kind in ("attack", "battle_by_effect") and "target" in ev:
-        text += " directly" if ev["target"] == "direct" else f" on {card_words(game, ev['target'])}"
-    if kind == "control_change":
-        text += f" to {ev['to']}"
-    return text

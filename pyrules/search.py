@@ -32,12 +32,14 @@ from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
-from .effects import applied_term, applied_words, generated_entries, vocabulary
+from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .symbols import symbol_key
+from .terms import ZONE_KEYS, decode_action
 from .limits import read_file
-from .model import ZONES, Game
+from .model import Game
+from .sentences import applied_words, entry_line, event_line, reason_lines
 from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_METHODS
 from .solver import Program, atoms_of, parse_text
 
@@ -47,7 +49,6 @@ DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White
                 "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock, equips
                 "Level Limit - Area B")                     # keeps Level 4+ in Defense (reading level_limit_change)
 PLAYER_KEYS = {1: "A", 2: "B"}
-ZONE_KEYS = {v: k for k, v in ZONES.items()}
 WORLD_VAR = "W__"
 # predicates that always take the world argument in a two-reading search
 WORLD_SEEDS = {("selected_reading", 2), ("permitted", 1), ("forbidden", 2), ("forbidden", 3),
@@ -485,9 +486,11 @@ class Searcher:
 
     @staticmethod
     def _applied_choices(names) -> dict[Symbol, tuple[dict, str]]:
-        """Effect term -> (entry, card|player) for each applied entry the search may generate."""
-        kinds = vocabulary().kinds
-        return {term_symbol(applied_term(e, names.number)): (e, kinds[e["effect"]].about) for e in generated_entries()}
+        """Effect term -> (entry, card|player) for each applied entry the search may generate (the
+        kinds of the engine's vocabulary, which its NameTable holds)."""
+        voc = names.table.voc
+        return {term_symbol(applied_term(e, names.number, voc)): (e, voc.kinds[e["effect"]].about)
+                for e in generated_entries(voc)}
 
     @staticmethod
     def _action_names() -> str:
@@ -611,7 +614,7 @@ class Searcher:
         pick = next(s.arguments[0] for s in symbols if s.name == "pick")
         if pick.type == SymbolType.Function and pick.name == "none" and not pick.arguments:
             return None
-        return self.engine.decode(enc, pick, members)
+        return decode_action(enc, pick, members)
 
     def _world(self, symbols: list[Symbol], snap: dict, action: Action | None, w: int,
                readings: dict) -> dict[str, Any]:
@@ -827,22 +830,6 @@ ZONE_WORDS = [("monsters", "monsters"), ("spells_traps", "spells/traps"), ("fiel
               ("hand", "hand"), ("extra_deck", "Extra Deck"), ("graveyard", "Graveyard"), ("banished", "banished")]
 
 
-def _entry_words(e: dict) -> str:
-    words = f'{e["id"]} = "{e["card"]}"'
-    extra = []
-    if "position" in e:
-        extra.append(f'face-{e.get("face", "up")} {e["position"].capitalize()} Position')
-    elif "face" in e:
-        extra.append(f'face-{e["face"]}')
-    if "equipped_to" in e:
-        extra.append(f'equipped to {e["equipped_to"]}')
-    if "owner" in e:
-        extra.append(f'owned by {e["owner"]}')
-    if e.get("properly_summoned"):
-        extra.append("properly Summoned before")
-    return words + (f" ({', '.join(extra)})" if extra else "")
-
-
 def _side_lines(key: str, side: dict) -> list[str]:
     """One player's cards: a line per zone."""
     parts = []
@@ -851,21 +838,12 @@ def _side_lines(key: str, side: dict) -> list[str]:
         if isinstance(items, dict):                 # field_spell: one entry
             items = [items]
         if items:
-            parts.append(f"{word}: " + "; ".join(_entry_words(e) for e in items))
+            parts.append(f"{word}: " + "; ".join(entry_line(e) for e in items))
     if "deck" in side:
         parts.append(f'Deck: {side["deck"]} cards')
     if not parts:
         return [f"{key}  (no cards)"]
     return [f"{key if n == 0 else ' '}  {p}" for n, p in enumerate(parts)]
-
-
-def _event_words(ev: dict) -> str:
-    words = ev["event"] + (f' ({ev["how"]})' if "how" in ev else "")
-    words += (f' of {ev["card"]}' if "card" in ev else "") + (f' on {ev["target"]}' if "target" in ev else "")
-    words += "".join(f", {key} {ev[key]}" for key in ("player", "method", "to") if key in ev)
-    if ev.get("tributes"):
-        words += f", tributing {', '.join(ev['tributes'])}"
-    return words + "".join(f", {f}" for f in ("negated", "replay") if ev.get(f))
 
 
 def board_lines(snap: dict) -> list[str]:
@@ -877,7 +855,7 @@ def board_lines(snap: dict) -> list[str]:
         out += _side_lines(key, side)
     events = snap.get("this_turn") or []
     out.append("This turn:" if events else "This turn: nothing yet")
-    out += [f"  {k}. {_event_words(ev)}" for k, ev in enumerate(events, 1)]
+    out += [f"  {k}. {event_line(ev)}" for k, ev in enumerate(events, 1)]
     if snap.get("attack"):
         a = snap["attack"]
         out.append(f'Attack in progress: {a["attacker"]} on {a["target"]} (targets at declaration: '
@@ -900,11 +878,7 @@ def format_counterexample(cx: Counterexample, n: int | None = None) -> str:
             v = w.get("verdict")
             permitted = v.permitted if v else w["model"][0]
             lines.append(f"    {_world_label(w).ljust(width)}  {'PERMITTED' if permitted else 'FORBIDDEN'}")
-            for r in (v.reasons if v else ()):
-                lines.append(f"      - {r.text}")
-                for e in r.evidence:
-                    lines.append(f"          because of {e}")
-                lines.append(f"          [{r.rule}; source: {r.source}]")
+            lines += [f"      {line}" for r in (v.reasons if v else ()) for line in reason_lines(r)]
     lines.append("  Reproduced by pyrules check: " + ("yes" if cx.reproduced else "NO (please report: the search "
                                                                              "and the engine disagree)"))
     return "\n".join(lines)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from .effects import applied_words
-from .engine import Engine, Legal
+from .engine import Engine
 from .model import Entry, Game
-from .render import event_sentence
+from .results import Legal
 from .schema import PHASE_NAMES
+from .sentences import applied_words, event_sentence
 
 BOX = 24
 

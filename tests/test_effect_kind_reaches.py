@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from pyrules import Engine, InvalidInput
 from pyrules.cli import main
-from pyrules.effects import entry_schema, generated_entries, load_vocabulary, use_rules, vocabulary
+from pyrules.effects import entry_schema, generated_entries, load_vocabulary, vocabulary
 from pyrules.importers import import_cards, load_overlay
 from pyrules.patterns import load_patterns
 from pyrules.paths import rules_dir
@@ -47,8 +47,7 @@ def rules(tmp_path):
                            "source": "tests/test_effect_kind_reaches.py", "about": "card"}
     (folder / "effects.yaml").write_text(yaml.safe_dump(decl, sort_keys=False))
     (folder / "throwaway.lp").write_text(RULE)
-    yield folder
-    use_rules(None)
+    return folder
 
 
 def test_the_kind_reaches_schema_engine_importer_generator_and_listing(rules, tmp_path):
@@ -61,7 +60,9 @@ def test_the_kind_reaches_schema_engine_importer_generator_and_listing(rules, tm
     with pytest.raises(InvalidInput, match=f"unknown effect '{KIND}'"):
         Engine().check(SNAP, "flip_summon(ox)")
     engine = Engine(rules=rules)
-    assert vocabulary().kinds[KIND].meaning.startswith("(test)")
+    assert engine.vocabulary.kinds[KIND].meaning.startswith("(test)") and engine.vocabulary == voc
+    with pytest.raises(InvalidInput, match=f"unknown effect '{KIND}'"):   # each Engine keeps its own vocabulary
+        Engine().check(SNAP, "flip_summon(ox)")
     verdict = engine.check(SNAP, "flip_summon(ox)")           # continuous, from the face-up Test Locker
     assert not verdict.permitted and [r.rule for r in verdict.reasons] == ["cannot_change_position"]
     plain = {**SNAP, "players": {"A": {"monsters": SNAP["players"]["A"]["monsters"][1:]}, "B": {}}}
@@ -83,11 +84,11 @@ def test_the_kind_reaches_schema_engine_importer_generator_and_listing(rules, tm
     pool.write_text(json.dumps({"data": [{"id": 1, "name": "Made Up", "desc": "This card cannot be Flip Summoned.",
                                           **monster},
                                          {"id": 2, "name": "Curated", "desc": "Some text.", **monster}]}))
-    cards = {c["name"]: c for c in import_cards(pool, load_overlay(overlay), load_patterns(patterns)).cards}
+    cards = {c["name"]: c for c in import_cards(pool, load_overlay(overlay, voc), load_patterns(patterns, voc), voc).cards}
     assert cards["Made Up"]["effects"] == [{"effect": KIND}] and cards["Curated"]["effects"] == [{"effect": KIND}]
 
     # the generator's space: an applied entry of the kind, found and reproduced by a search
-    assert {"effect": KIND} in generated_entries()
+    assert {"effect": KIND} in generated_entries(voc) and {"effect": KIND} not in generated_entries()
     prop = tmp_path / "prop.lp"
     prop.write_text(f"""
 % Source: CONTRACT 6 (a throwaway kind).
@@ -155,7 +156,7 @@ def test_a_broken_declaration_is_invalid_input_naming_the_file_and_the_field(tmp
     with pytest.raises(InvalidInput) as info:
         Engine(rules=folder)
     assert str(folder / "effects.yaml") in info.value.problems[0].path
-    assert vocabulary() == load_vocabulary()          # the declaration in use stays the shipped one
+    assert vocabulary() == load_vocabulary() == Engine().vocabulary     # the shipped engine reads the shipped one
 
 
 def test_a_rules_folder_without_a_declaration_is_read_with_the_shipped_one(tmp_path):

@@ -594,8 +594,8 @@ def test_a_card_text_longer_than_any_cards_is_not_read_and_flagged(tmp_path):
 
 def test_verify_timeout_holds_while_clingo_grounds(monkeypatch):
     # a scope within the ceilings whose grounding alone once took 35 s and 1.7 GB past --timeout 5
-    import pyrules.cli as cli_module
-    monkeypatch.setattr(cli_module, "GRACE", 0.5)
+    import pyrules.supervise as supervise
+    monkeypatch.setattr(supervise, "GRACE", 0.5)
     started = time.monotonic()
     res = cli(["verify", "verdict_exclusive", "--timeout", "1", "--scope", "monsters=5,hand=10,graveyard=10"])
     assert res.exit_code == 1 and "unknown: the search was still at work" in res.stderr
@@ -637,7 +637,7 @@ def test_the_forked_search_reports_a_plain_exit_as_success():
     # sys.exit() with no code is status 0, in the child as in a process
     import os
     import sys as _sys
-    from pyrules.cli import _child_run
+    from pyrules.supervise import child_run as _child_run
     read_end, write_end = os.pipe()
     assert _child_run(write_end, lambda: _sys.exit()) == 0
     with os.fdopen(read_end, "rb") as f:
@@ -650,7 +650,7 @@ def test_the_forked_search_draws_its_progress_on_the_terminal_as_it_goes(monkeyp
     import io
     import os
     import sys as _sys
-    from pyrules.cli import _child_run, _progress_stream
+    from pyrules.supervise import child_run as _child_run, progress_stream as _progress_stream
     from pyrules.search import Progress
 
     class Terminal(io.StringIO):

@@ -1,6 +1,7 @@
-"""The package's seams: its modules import each other without a cycle (counting imports
-inside function bodies too), and nothing outside engine.py reaches into the engine's
-private names."""
+"""The package's seams: its modules stand in layers (LAYERS: a module imports only its own
+layer or lower ones), import each other without a cycle (counting imports inside function
+bodies too), and nothing outside engine.py reaches into the engine's private names.
+docs/architecture.md says the same in prose."""
 from __future__ import annotations
 
 import ast
@@ -56,6 +57,47 @@ def cycle(graph: dict[str, set[str]]) -> list[str] | None:
             if found:
                 return found
     return None
+
+
+# The layers, lowest first: each module's layer.  Two layers on one line are one rank: they may
+# import each other (a snapshot's schema holds cards and effect entries, and the effect
+# vocabulary is read with the input's limits and validator).
+LAYERS: list[dict[str, set[str]]] = [
+    {"base": {"errors", "records", "paths", "words", "cache"}},
+    {"input": {"limits", "validator", "schema", "model"},
+     "cards and effects": {"effects", "cards", "patterns", "importers", "pool"}},
+    {"solving and speed": {"solver", "symbols", "prune", "dependencies", "astwalk", "rulebase"}},
+    {"codec": {"actions", "encode", "terms", "sentences"}},
+    {"API": {"__init__", "engine", "results"}},
+    {"tools": {"batch", "daskbatch", "search", "supervise", "cases", "lint", "explain", "show", "render",
+               "reference"}},
+    {"command line": {"cli", "console", "__main__"}},
+]
+RANK = {m: n for n, layers in enumerate(LAYERS) for modules in layers.values() for m in modules}
+FUTURE = {"rulebase"}     # the rule-base reader issue 35 adds beside this table (another branch)
+
+# The named exceptions to "own layer or lower": (importer, imported) and why.
+UPWARD = {
+    # Engine.legal_many is the API's way to judge many snapshots: it hands itself to batch.run
+    # (imported inside the method); batch.py itself never imports the engine.
+    ("engine", "batch"),
+}
+
+
+def test_every_module_has_a_layer():
+    assert set(MODULES) - set(RANK) == set(), "add the new module to LAYERS (and to docs/architecture.md)"
+    assert set(RANK) - set(MODULES) <= FUTURE, "a module of LAYERS is gone"
+
+
+def test_a_module_imports_only_its_own_layer_or_lower_ones():
+    upward = {(m, n) for m in MODULES for n in imports(m) if RANK[n] > RANK[m]}
+    assert upward == UPWARD
+
+
+def test_the_layers_are_documented():
+    doc = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [m for m in MODULES if f"`{m}.py`" not in doc]
+    assert missing == [], "docs/architecture.md names every module"
 
 
 def test_the_cycle_finder_finds_a_cycle():

@@ -60,12 +60,12 @@ def test_answers_are_the_same_through_the_public_api(path, monkeypatch):
     snap = yaml.safe_load(path.read_text(encoding="utf-8"))
     fast = Engine().legal(snap, include_forbidden=True)
     monkeypatch.setattr(symbols, "HANDLES", False)
-    modules = {m: importlib.import_module(f"pyrules.{m}") for m in ("symbols", "solver", "prune", "engine", "search")}
+    modules = {m: importlib.import_module(f"pyrules.{m}") for m in ("symbols", "solver", "prune", "terms", "search")}
     for module in modules.values():
         monkeypatch.setattr(module, "symbol_key", symbols._itself)
     monkeypatch.setattr(modules["solver"], "_READ", {})      # (the caches, keyed the other way)
     monkeypatch.setattr(modules["prune"], "_KEYS", {})
-    monkeypatch.setattr(modules["engine"], "_SHAPES", {})
+    monkeypatch.setattr(modules["terms"], "_SHAPES", {})
     monkeypatch.setattr(symbols, "_VALUES", {})
     slow = Engine().legal(snap, include_forbidden=True)
     assert fast.permitted and fast == slow

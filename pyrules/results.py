@@ -1,0 +1,231 @@
+"""The results of the API: what Engine.check and Engine.legal give back, as frozen records
+(pyrules/records.py) with their JSON.
+
+Verdict (one action: permitted or not, with Reasons), Legal (every permitted action, and the
+forbidden candidates when asked), Reason (a catalogue id, its sentence, its source and its
+Evidence), Evidence (one thing a reason rests on, as data) and Unmodelled (a card whose
+rule-relevant text no effect models).  Their sentences are written in pyrules/sentences.py.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from clingo import Symbol, SymbolType
+
+from . import sentences
+from .actions import Action
+from .records import Record, record, set_field
+
+if TYPE_CHECKING:
+    from .encode import Encoding
+    from .model import Game
+    from .solver import Answer
+
+
+@record
+class Evidence(Record):
+    """What a reason rests on, as data (one evidence atom of the rules' answer):
+    kind "event" (event: its number in this_turn, from 1; what: its kind; card: its card's
+    id; flags: negated, replay), "card" (card: its id; name and player, or gone), "effect"
+    (number: the snapshot's applied effect, from 1; what: its kind; name: its source card), "need"
+    (number: the number a rule asks for), "sum" (number: the snapshot's number; needs: the
+    one asked for), "name" (name: a card name a rule asks for), or another atom's name (term: the atom as clingo writes it)."""
+    kind: str
+    event: int | None = None
+    card: str | None = None
+    number: int | None = None
+    needs: int | None = None
+    what: str | None = None
+    name: str | None = None
+    player: str | None = None
+    flags: tuple[str, ...] = ()
+    gone: bool = False
+    term: str | None = None
+
+    def __init__(self, kind: str, event: int | None = None, card: str | None = None, number: int | None = None,
+                 needs: int | None = None, what: str | None = None, name: str | None = None,
+                 player: str | None = None, flags: tuple[str, ...] = (), gone: bool = False,
+                 term: str | None = None) -> None:
+        set_field(self, "kind", kind)
+        set_field(self, "event", event)
+        set_field(self, "card", card)
+        set_field(self, "number", number)
+        set_field(self, "needs", needs)
+        set_field(self, "what", what)
+        set_field(self, "name", name)
+        set_field(self, "player", player)
+        set_field(self, "flags", flags)
+        set_field(self, "gone", gone)
+        set_field(self, "term", term)
+
+    def card_text(self) -> str:
+        """The card of a "card" evidence in words (sentences.card_text)."""
+        return sentences.card_text(self)
+
+    def text(self) -> str:
+        """The evidence as the sentence fragment of Reason.evidence (sentences.evidence_text)."""
+        return sentences.evidence_text(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()
+                if v not in (None, (), False)}
+
+
+@record
+class Reason(Record):
+    """Why an action is forbidden: a stable id, a sentence, a source citation, and evidence
+    (as text: `evidence`, and as data: `grounds`, one Evidence per evidence atom)."""
+    rule: str
+    text: str
+    source: str
+    evidence: tuple[str, ...] = ()
+    grounds: tuple[Evidence, ...] = ()
+
+    def __init__(self, rule: str, text: str, source: str, evidence: tuple[str, ...] = (),
+                 grounds: tuple[Evidence, ...] = ()) -> None:
+        set_field(self, "rule", rule)
+        set_field(self, "text", text)
+        set_field(self, "source", source)
+        set_field(self, "evidence", evidence)
+        set_field(self, "grounds", grounds)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rule": self.rule, "text": self.text, "source": self.source}
+        if self.evidence:
+            out["evidence"] = list(self.evidence)
+            out["grounds"] = [g.to_json() for g in self.grounds]
+        return out
+
+
+@record
+class Unmodelled(Record):
+    """A card of the snapshot whose text permits or forbids Summons, Tributes, attacks or battle
+    positions in a way no effect models (the card's `unmodelled`): a verdict may miss it."""
+    id: str
+    name: str
+    why: str
+
+    def __init__(self, id: str, name: str, why: str) -> None:
+        set_field(self, "id", id)
+        set_field(self, "name", name)
+        set_field(self, "why", why)
+
+    def sentence(self) -> str:
+        return sentences.unmodelled_sentence(self)
+
+
+@record
+class Verdict(Record):
+    """The verdict on one action."""
+    action: Action
+    permitted: bool
+    reasons: tuple[Reason, ...] = ()
+    notes: tuple[tuple[str, str], ...] = ()   # derived facts about the action, e.g. materials_go_to
+    unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
+
+    def __init__(self, action: Action, permitted: bool, reasons: tuple[Reason, ...] = (),
+                 notes: tuple[tuple[str, str], ...] = (),
+                 unmodelled: tuple[Unmodelled, ...] = ()) -> None:
+        set_field(self, "action", action)
+        set_field(self, "permitted", permitted)
+        set_field(self, "reasons", reasons)
+        set_field(self, "notes", notes)
+        set_field(self, "unmodelled", unmodelled)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"action": self.action.to_json(), "permitted": self.permitted,
+               "reasons": [r.to_json() for r in self.reasons]}
+        if self.notes:
+            out["notes"] = {k: v for k, v in self.notes}
+        if self.unmodelled:
+            out["unmodelled"] = [u.id for u in self.unmodelled]
+        return out
+
+
+@record
+class Legal(Record):
+    """Every permitted action of a snapshot (and, when asked, the forbidden candidates)."""
+    permitted: tuple[Action, ...]
+    replay: bool
+    forbidden: tuple[Verdict, ...] = ()
+    unmodelled: tuple[Unmodelled, ...] = ()   # cards of the snapshot with rule-relevant text not modelled
+
+    def __init__(self, permitted: tuple[Action, ...], replay: bool, forbidden: tuple[Verdict, ...] = (),
+                 unmodelled: tuple[Unmodelled, ...] = ()) -> None:
+        set_field(self, "permitted", permitted)
+        set_field(self, "replay", replay)
+        set_field(self, "forbidden", forbidden)
+        set_field(self, "unmodelled", unmodelled)
+
+    def to_json(self, include_forbidden: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"permitted": [a.to_json() for a in self.permitted], "replay": self.replay}
+        if include_forbidden:
+            out["forbidden"] = [v.to_json() for v in self.forbidden]
+        if self.unmodelled:
+            out["unmodelled"] = [u.id for u in self.unmodelled]
+        return out
+
+
+# ---- the results read from an answer (Engine.read_verdict, Engine.read_legal) ---------------
+def unmodelled(game: Game) -> tuple[Unmodelled, ...]:
+    """The snapshot's cards, in snapshot order, whose definition says `unmodelled`."""
+    return tuple(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]) for e in game.entries
+                 if e.card.get("unmodelled"))
+
+
+def reasons_of(enc: Encoding, atoms: Answer, term: Symbol, catalogue: dict[str, tuple[str, str]]
+               ) -> tuple[Reason, ...]:
+    """The reasons the answer forbids the action `term` for, in id order, with their texts and
+    sources from the catalogue (reason id -> (text, source))."""
+    ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
+    out = []
+    for rid in ids:
+        ev = [a[2] for a in atoms.get("evidence", 3) if a[0] == term and a[1].name == rid]
+        out.append(reason(enc, rid, ev, catalogue))
+    return tuple(out)
+
+
+def reason(enc: Encoding, rid: str, evidence: list[Symbol], catalogue: dict[str, tuple[str, str]]) -> Reason:
+    """A Reason: its catalogue text filled from its evidence atoms (sentences.reason_text)."""
+    text, source = catalogue.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
+    grounds = tuple(evidence_of(enc, e) for e in evidence)
+    return Reason(rid, sentences.reason_text(text, grounds), source, tuple(g.text() for g in grounds), grounds)
+
+
+def card_evidence(enc: Encoding, number: int) -> Evidence:
+    """The card of number `number` as a "card" Evidence (gone: no longer in the snapshot)."""
+    ident = enc.card_id.get(number, f"#{number}")
+    entry = enc.game.by_id.get(ident)
+    if entry is None:
+        return Evidence("card", card=ident, gone=True)
+    return Evidence("card", card=ident, name=entry.card["name"], player=entry.player)
+
+
+def evidence_of(enc: Encoding, e: Symbol) -> Evidence:
+    """An evidence atom of the answer as data."""
+    args = e.arguments
+    numbers = [a.number if a.type == SymbolType.Number else None for a in args]
+    if e.name == "event" and len(args) == 1 and numbers[0] is not None:
+        k = numbers[0]
+        ev = enc.game.events[k - 1]
+        return Evidence("event", event=k, what=ev["event"], card=ev.get("card"),
+                        flags=tuple(f for f in ("negated", "replay") if ev.get(f)))
+    if e.name == "card" and len(args) == 1 and numbers[0] is not None:
+        return card_evidence(enc, numbers[0])
+    if e.name == "effect" and len(args) == 1 and numbers[0] is not None:
+        eff = enc.game.effects[numbers[0] - 1]
+        return Evidence("effect", number=numbers[0], what=eff["effect"], name=eff.get("source"))
+    if e.name == "name" and len(args) == 1 and numbers[0] is not None:       # a card name (number)
+        return Evidence("name", name=enc.names.name(numbers[0]))
+    if e.name == "need" and len(args) == 1 and numbers[0] is not None:
+        return Evidence("need", number=numbers[0])
+    if e.name == "sum" and len(args) == 2 and None not in numbers:
+        return Evidence("sum", number=numbers[0], needs=numbers[1])
+    return Evidence(e.name, term=str(e))
+
+
+def note_value(enc: Encoding, value: Symbol) -> str:
+    """A note's value: card(I) becomes the card's description, constants stay as they are."""
+    if value.name == "card" and len(value.arguments) == 1:
+        return card_evidence(enc, value.arguments[0].number).card_text()
+    return str(value)
