@@ -19,7 +19,7 @@ from .effects import EFFECT_READERS, use_rules
 from .encode import Encoding, NameTable, const, encode
 from .errors import InvalidInput, Problem
 from .symbols import CLINGO_LOCK, name_args, symbol_key, value_of
-from .limits import SETS_RANGE, Limits, read_file
+from .limits import SETS_RANGE, Limits
 from .model import ZONES, Game, parse_snapshot
 from .paths import rules_dir
 from .records import Record, record, set_field
@@ -288,7 +288,7 @@ class Engine:
     def program(self) -> str:
         """The text of the rule files (UTF-8, or InvalidInput), read when first asked for (the
         search transforms it; a query needs the parsed or kept statements only)."""
-        return "\n".join(read_file(p, None, str(p)) for p in self.files)
+        return "\n".join(self.rulebase.text(p) for p in self.files)
 
     @staticmethod
     def _card_db(cards, extra: bool) -> CardDB:
@@ -328,7 +328,7 @@ class Engine:
                 made.zones_loader = functools.partial(_zone_entries, k, self.statements)
             except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
                 for p in files:                                 # UTF-8 text, or InvalidInput naming the file
-                    read_file(p, None, str(p))
+                    self.rulebase.text(p)
                 parsed, card = split_parts(parse_rules(files))
                 card_texts = [str(s) for s in card]
                 from .astwalk import effect_kinds_read      # (clingo.ast: loaded only to parse)
