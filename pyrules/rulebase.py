@@ -549,9 +549,13 @@ class RuleBase:
         return list(self._read_docs()[1])
 
     def predicates(self) -> dict[Sig, PredicateDoc]:
-        """Every documented predicate: (name, arity) -> its PredicateDoc (text, file, line),
-        in file and line order (the first block, should a predicate have two).  The input
-        predicates are those of rules/input.lp (role)."""
+        """Every documented predicate: (name, arity) -> its PredicateDoc (signature as
+        written, text, file, line), in file and line order (the first block, should a
+        predicate have two: lint finds it).  role(sig) says input, derived or output.
+
+            for sig, doc in RuleBase(rules_dir()).predicates().items():
+                print(doc.indicator, rules.role(sig), rel(doc.file, rules.folder), doc.line, doc.text)
+        """
         out: dict[Sig, PredicateDoc] = {}
         for doc in self._read_docs()[0]:
             out.setdefault(doc.sig, doc)
