@@ -553,7 +553,8 @@ class RuleBase:
         written, text, file, line), in file and line order (the first block, should a
         predicate have two: lint finds it).  role(sig) says input, derived or output.
 
-            for sig, doc in RuleBase(rules_dir()).predicates().items():
+            rules = RuleBase(rules_dir())
+            for sig, doc in rules.predicates().items():
                 print(doc.indicator, rules.role(sig), rel(doc.file, rules.folder), doc.line, doc.text)
         """
         out: dict[Sig, PredicateDoc] = {}
