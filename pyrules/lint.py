@@ -7,7 +7,7 @@ Every finding names a file and a line.  The checks:
                in the same paragraph, naming a known source (rules/catalogue/sources.lp)
                as `stem: section`, and (when the rulings documents are found beside the
                rules, find_rulings) the section heading or passage is in that document
-  reason       every reason id in a forbidden/3 head (or relayed to one, reason_sites) has
+  reason       every reason id in a forbidden/3 head (or relayed to one, RuleBase.reason_sites) has
                reason(Id, Text, Source) with text and a known source; no catalogue entry
                is unused
   problem      the same for invalid/2 and problem/2
