@@ -1,8 +1,8 @@
 """Walking clingo's AST: the one place that knows where atoms sit in a parsed statement.
 
 Used by the engine (which predicates the rules read), the batch (a snapshot argument on
-every atom), the search (a world argument on the atoms that depend on a reading) and lint
-and explain (what each rule defines and uses).  Every atom of a pool (`p(1;2)`, `p(X);q(X)`)
+every atom), the search (a world argument on the atoms that depend on a reading) and the
+rule base (pyrules/rulebase.py: what each rule defines and uses, for lint and explain).  Every atom of a pool (`p(1;2)`, `p(X);q(X)`)
 and of a classical negation (`-p(X)`) is seen.
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ the encoder gives the rules for each entry, and the listing `pyrules effects` pr
 Nothing about the game is decided here: which actions an effect permits or forbids is
 written in rules/*.lp.
 
-Facts (documented in rules/vocabulary.lp):
+Facts (documented in rules/input.lp):
   card_effect(C, X, E, About, Where)   entry X of card C is effect term E
   effect_to(C, X, F)                   a filter of a continuous entry (side(S), level_min(N), ...)
   effect_while(C, X, W)                a condition of a printed or continuous entry

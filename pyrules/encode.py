@@ -1,7 +1,7 @@
 """A validated game state -> clingo symbols (facts), with every user string interned.
 
 Players, cards and card names become small integers; the only constants are the
-fixed vocabulary of rules/vocabulary.lp.  The `Encoding` keeps the maps back, so
+fixed vocabulary of rules/input.lp.  The `Encoding` keeps the maps back, so
 answer atoms can be turned into ids and names again.
 """
 from __future__ import annotations

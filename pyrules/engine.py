@@ -8,9 +8,9 @@ from __future__ import annotations
 import functools
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
-from clingo import Function, Symbol, SymbolType
+from clingo import Function, Symbol
 
 from . import cache
 from .actions import Action, parse_action
@@ -19,12 +19,13 @@ from .effects import EFFECT_READERS, Vocabulary, vocabulary
 from .encode import Encoding, NameTable, encode
 from .errors import InvalidInput, Problem
 from .symbols import CLINGO_LOCK
-from .limits import SETS_RANGE, Limits, read_file
+from .limits import SETS_RANGE, Limits
 from .model import Game, parse_snapshot
 from .paths import rules_dir
+from .rulebase import RuleBase
 from .results import Legal, Verdict, note_value, reasons_of, unmodelled
 from .terms import action_term, decode_action, members as answer_members, subject_path
-from .solver import (Answer, Statements, atoms_of, forget_at_exit, ground_and_solve, parse_rules, pruner,
+from .solver import (Answer, Statements, forget_at_exit, ground_and_solve, parse_rules, pruner,
                      split_parts)
 
 MODE_LEGAL = Function("mode", [Function("legal")])
@@ -32,76 +33,6 @@ REPORT_FORBIDDEN = Function("report_forbidden")
 T = TypeVar("T")
 
 
-class ReadingInfo(NamedTuple):
-    """A reading of the catalogue (a named tuple: made faster than a dataclass at import)."""
-    name: str
-    default: str
-    question: str
-    source: str
-    values: dict[str, str]   # value -> source
-
-
-class Catalogue:
-    """The catalogue's reasons (id -> (text, source)), problems (id -> text) and readings."""
-    __slots__ = ("reasons", "problems", "readings")
-
-    def __init__(self, reasons: dict[str, tuple[str, str]] | None = None, problems: dict[str, str] | None = None,
-                 readings: dict[str, ReadingInfo] | None = None) -> None:
-        self.reasons = {} if reasons is None else reasons
-        self.problems = {} if problems is None else problems
-        self.readings = {} if readings is None else readings
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Catalogue) and (self.reasons, self.problems, self.readings) == (
-            other.reasons, other.problems, other.readings)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"reasons": {k: list(v) for k, v in self.reasons.items()}, "problems": self.problems,
-                "readings": {k: r._asdict() for k, r in self.readings.items()}}
-
-
-def _string(sym: Symbol) -> str:
-    return sym.string if sym.type == SymbolType.String else str(sym)
-
-
-def load_catalogue(folder: Path) -> Catalogue:
-    """Reason, problem and reading facts (rules/catalogue/*.lp), read once per catalogue
-    version (pyrules/cache.py)."""
-    files = sorted(folder.glob("*.lp"))
-    return cache.cached("catalogue", cache.key(files), lambda: _read_catalogue(files),
-                        Catalogue.to_json, _catalogue_of_json)
-
-
-def _catalogue_of_json(data: dict) -> Catalogue:
-    return Catalogue({k: (v[0], v[1]) for k, v in data["reasons"].items()}, dict(data["problems"]),
-                     {k: ReadingInfo(**v) for k, v in data["readings"].items()})
-
-
-def _read_catalogue(files: list[Path]) -> Catalogue:
-    heads = atoms_of(files=files)
-    cat = Catalogue()
-    values: dict[str, dict[str, str]] = {}
-    for s in heads:
-        a = s.arguments
-        if s.name == "reason" and len(a) == 3:
-            cat.reasons[a[0].name] = (_string(a[1]), _string(a[2]))
-        elif s.name == "problem" and len(a) == 2:
-            cat.problems[a[0].name] = _string(a[1])
-        elif s.name == "reading_value" and len(a) == 3:
-            values.setdefault(a[0].name, {})[str(a[1])] = _string(a[2])
-    for s in heads:
-        a = s.arguments
-        if s.name == "reading" and len(a) == 4:
-            cat.readings[a[0].name] = ReadingInfo(a[0].name, str(a[1]), _string(a[2]), _string(a[3]),
-                                                  values.get(a[0].name, {}))
-    return cat
-
-
-def program_files(folder: Path) -> list[Path]:
-    """The rule files of a query: every .lp under rules/ except the catalogue and search/."""
-    return sorted(p for p in folder.rglob("*.lp") if not {"catalogue", "search"} & set(p.relative_to(folder).parts))
 
 
 def _zone_entries(k: str, statements: Statements) -> object:
@@ -139,14 +70,15 @@ class Engine:
             raise InvalidInput(Problem(str(self.rules_dir), "no such rules folder"))
         # its effects.yaml (or the shipped one): what validation, the encoder and the card pools read
         self.vocabulary = vocabulary(self.rules_dir)
+        self.rulebase = RuleBase(self.rules_dir)   # the one reader of the rules folder (pyrules/rulebase.py)
         try:
             with CLINGO_LOCK:
-                self.catalogue = load_catalogue(self.rules_dir / "catalogue")
+                self.catalogue = self.rulebase.catalogue()
         except RuntimeError as e:
             raise InvalidInput(Problem(str(self.rules_dir / "catalogue"), f"the catalogue does not load: {e}")) from None
         self.cards = self._card_db(cards, extra_cards, self.vocabulary)
         self.names = NameTable(self.cards.by_name, self.vocabulary)
-        self.files = program_files(self.rules_dir)
+        self.files = self.rulebase.files
         self._prepared: dict[str, Any] = {}
         self._check_program()
         self.reading_values = {n: list(r.values) for n, r in self.catalogue.readings.items()}
@@ -156,7 +88,7 @@ class Engine:
     def program(self) -> str:
         """The text of the rule files (UTF-8, or InvalidInput), read when first asked for (the
         search transforms it; a query needs the parsed or kept statements only)."""
-        return "\n".join(read_file(p, None, str(p)) for p in self.files)
+        return "\n".join(self.rulebase.text(p) for p in self.files)
 
     @staticmethod
     def _card_db(cards, extra: bool, voc: Vocabulary) -> CardDB:
@@ -196,7 +128,7 @@ class Engine:
                 made.zones_loader = functools.partial(_zone_entries, k, self.statements)
             except (ValueError, KeyError, TypeError):         # none kept, or a malformed entry
                 for p in files:                                 # UTF-8 text, or InvalidInput naming the file
-                    read_file(p, None, str(p))
+                    self.rulebase.text(p)
                 parsed, card = split_parts(parse_rules(files))
                 card_texts = [str(s) for s in card]
                 from .astwalk import effect_kinds_read      # (clingo.ast: loaded only to parse)

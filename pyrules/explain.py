@@ -1,9 +1,9 @@
 """`pyrules explain`: the derivation behind a verdict, as sentences.
 
 Built from Engine.check's output only (each reason with its evidence atoms) plus where
-the rules give that reason: the forbidden(Action, ReasonId, Evidence) heads found with
-clingo's AST, and the heads a forbidden/3 rule relays a reason from (lint.reason_sites),
-each with its file, line and the `% Source:` of its block.
+the rules give that reason, as the engine's rule base reads them (RuleBase.reason_sites:
+the forbidden(Action, ReasonId, Evidence) heads, and the heads a forbidden/3 rule relays a
+reason from), each with its file, line and the `% Source:` of its block.
 No explanation framework: the evidence is already in the rules' own output.
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 from clingo.ast import ASTType
 
 from .engine import Engine
-from .lint import Program, Rule, read_program, reason_sites, rel
 from .results import Verdict
+from .rulebase import Program, Rule, RuleBase, rel
 from .sentences import ground_sentence
 
 
@@ -82,13 +82,14 @@ def _binding(prog: Program, rule: Rule, var: str | None, depth: int) -> set[str]
     return None
 
 
-def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]) -> list[Site]:
+def rule_sites(rules: RuleBase, reason: str, action: str, evidence_kinds: set[str]) -> list[Site]:
     """The rules that can give `reason` to `action`: those whose forbidden/3 head names the
     action if there are any, else those with a variable for it (or that a forbidden/3 rule
-    relays, lint.reason_sites) and that can stand for it; same evidence kind."""
+    relays, RuleBase.reason_sites) and that can stand for it; same evidence kind."""
+    prog = rules.program()
     exact: list[Site] = []
     loose: list[Site] = []
-    for site in reason_sites(prog).get(reason, []):
+    for site in rules.reason_sites().get(reason, []):
         kind = _term_name(site.evidence) or "?"
         if kind not in (evidence_kinds or {"none"}) and kind != "?":
             continue
@@ -108,11 +109,12 @@ def rule_sites(prog: Program, reason: str, action: str, evidence_kinds: set[str]
 
 
 def explain(engine: Engine, snapshot: Any, action: Any, readings: dict[str, str] | None = None,
-            program: Program | None = None) -> tuple[Verdict, list[str]]:
-    """The verdict and the sentences that explain it."""
+            rules: RuleBase | None = None) -> tuple[Verdict, list[str]]:
+    """The verdict and the sentences that explain it (`rules`: where the rules that fire are
+    read; default: the engine's rule base)."""
     game = engine.game(snapshot, readings)
     verdict = engine.check(game.raw, action, readings)
-    prog = program or read_program(engine.rules_dir)
+    rules = rules or engine.rulebase
     term = verdict.action.term()
     lines: list[str] = []
     if verdict.permitted:
@@ -130,7 +132,7 @@ def explain(engine: Engine, snapshot: Any, action: Any, readings: dict[str, str]
             lines += [f"   - {ground_sentence(game, g)}" for g in r.grounds]
         else:
             lines.append("   It rests on the state of the game itself (phase, zones, positions), not on one event or card.")
-        sites = rule_sites(prog, r.rule, verdict.action.action, kinds)
+        sites = rule_sites(rules, r.rule, verdict.action.action, kinds)
         if sites:
             lines.append("   The rule that fired" + (" (one of these)" if len(sites) > 1 else "") + ":")
             for s in sites:

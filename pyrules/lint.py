@@ -7,43 +7,40 @@ Every finding names a file and a line.  The checks:
                in the same paragraph, naming a known source (rules/catalogue/sources.lp)
                as `stem: section`, and (when the rulings documents are found beside the
                rules, find_rulings) the section heading or passage is in that document
-  reason       every reason id in a forbidden/3 head (or relayed to one, reason_sites) has
+  reason       every reason id in a forbidden/3 head (or relayed to one, RuleBase.reason_sites) has
                reason(Id, Text, Source) with text and a known source; no catalogue entry
                is unused
   problem      the same for invalid/2 and problem/2
-  vocabulary   every predicate used or shown is documented exactly once in rules/vocabulary.lp
+  vocabulary   every predicate used or shown is documented exactly once, in a `%*! ... *%`
+               block (pyrules.rulebase) of a file that defines, uses or declares it: beside
+               its rules, the input's in rules/input.lp; every such block can be read
   output       every #show is in output.lp
   undefined    every predicate used in a body is defined by a rule or declared #defined
-  unused       no predicate is defined but never used (outputs: vocabulary's Output
-               section and #show count as used)
+  unused       no predicate is defined but never used (a #show counts as a use)
   effect       every effect kind, filter and condition declared in rules/effects.yaml is
                read by a rule, and every one a rule reads is declared (pyrules.effects)
   reading      each reading has a default among its values, a question and a source;
                each value a source and a file readings/NAME/VALUE.lp whose rules are
                guarded by reading(NAME,VALUE); no file without a catalogue value
 
-The rules are read with clingo's AST (clingo.ast.parse_files); comments (citations,
-vocabulary) are read line by line since the AST has none.
+The rules are read through pyrules.rulebase (the one reader of a rules folder: clingo's AST
+for the statements and the catalogue, the comments line by line for citations and
+predicate documentation, since the AST has no comments); lint only judges what it reads.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import clingo
-import clingo.ast as ast
 from clingo.ast import ASTType
 
-from .astwalk import Sig, atoms, head_body, term_atoms, variable_counts
+from .astwalk import Sig, variable_counts
 from .effects import DECLARATION, EFFECT_READERS, load_vocabulary
-from .engine import program_files
 from .errors import InvalidInput
-from .limits import read_file
-from .solver import atoms_of
-
-Fact = tuple[Path, int, list[Any]]        # a catalogue fact: file, line, argument ASTs
+from .rulebase import CatalogueFact, ParseProblem, Program, Rule, RuleBase, head_constants, rel
 
 
 @dataclass(frozen=True, order=True)
@@ -55,57 +52,6 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: [{self.check}] {self.message}"
-
-
-@dataclass
-class Rule:
-    """One rule statement of a rules file, with the citation of its block."""
-    file: Path
-    line: int
-    heads: list[tuple[Sig, Any]]      # (signature, the head atom's Function AST)
-    body: list[Sig]
-    source: str | None                # the text after "% Source:" of its block
-    source_line: int | None
-    says: str | None                  # the comment line under the Source line
-    text: str
-    positive: list[tuple[Sig, Any]] = field(default_factory=list)   # positive body atoms
-    body_atoms: list[tuple[Sig, Any]] = field(default_factory=list)  # every body atom, with its term
-    part: str = "base"                # the #program part it belongs to (card: see check_card_part)
-
-
-@dataclass
-class Program:
-    """What lint and explain need to know about a rules folder."""
-    folder: Path
-    rules: list[Rule] = field(default_factory=list)
-    defined: dict[Sig, tuple[Path, int]] = field(default_factory=dict)   # sig -> first head location
-    used: dict[Sig, tuple[Path, int]] = field(default_factory=dict)      # sig -> first body location
-    declared: dict[Sig, tuple[Path, int]] = field(default_factory=dict)  # #defined
-    shown: set[Sig] = field(default_factory=set)
-    shows: dict[Sig, tuple[Path, int]] = field(default_factory=dict)        # sig -> first #show location
-    findings: list[Finding] = field(default_factory=list)
-
-
-# ---- comments: citations ------------------------------------------------------------
-SOURCE_RE = re.compile(r"^\s*%\s*Source:\s*(.*\S)\s*$")
-
-
-def block_citation(lines: list[str], line: int) -> tuple[str | None, int | None, str | None]:
-    """The nearest `% Source:` line above `line` (1-based) in the same paragraph, and the
-    comment line under it.  A blank line ends the paragraph."""
-    i = line - 2
-    while i >= 0 and lines[i].strip():
-        m = SOURCE_RE.match(lines[i])
-        if m:
-            text = m.group(1)
-            j = i + 1       # a citation may run on over more comment lines ending in ';'
-            while text.endswith(";") and j < len(lines) and lines[j].lstrip().startswith("%"):
-                text += " " + lines[j].lstrip()[1:].strip()
-                j += 1
-            says = lines[j].lstrip()[1:].strip() if j < len(lines) and lines[j].lstrip().startswith("%") else None
-            return text, i + 1, says
-        i -= 1
-    return None, None, None
 
 
 @dataclass
@@ -133,16 +79,13 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text.replace("\u2019", "'").replace("\u201c", '"').replace("\u201d", '"')).lower()
 
 
-def known_sources(folder: Path, rulings: Path | None = None) -> Sources:
-    """source_document(Stem, What) facts of rules/catalogue/sources.lp, and the documents'
-    text from `rulings` (a folder of STEM.txt files) when given."""
+def known_sources(rules: RuleBase, rulings: Path | None = None) -> Sources:
+    """The catalogue's source_document(Stem, What) facts (rules/catalogue/sources.lp), and
+    the documents' text from `rulings` (a folder of STEM.txt files) when given."""
     out = Sources()
-    path = folder / "catalogue" / "sources.lp"
-    if not path.is_file():
-        return out
-    for s in atoms_of(files=[path]):
-        if s.name == "source_document" and len(s.arguments) == 2:
-            out.names[s.arguments[0].string] = s.arguments[1].string
+    for f in rules.catalogue_facts("source_document", 2):
+        if f.args[0] is not None:
+            out.names[f.args[0]] = f.args[1] or ""
     if rulings is not None:
         out.documents = {stem: _squash(p.read_text(encoding="utf-8", errors="replace"))
                          for stem in out.names for p in [rulings / f"{stem}.txt"] if p.is_file()}
@@ -206,14 +149,6 @@ def _stem_of(text: str) -> str | None:
     return m.group(1) if m else None
 
 
-# ---- reading a rules folder ----------------------------------------------------------
-def rel(path: Path, folder: Path) -> str:
-    try:
-        return str(path.relative_to(folder.parent))
-    except ValueError:
-        return str(path)
-
-
 _LOC_RE = re.compile(r"^(?P<file>[^\n]*?):(?P<line>\d+):(?P<col>\d+)(?:-\d+(?::\d+)?)?: (?P<msg>.*)$", re.S)
 
 
@@ -232,207 +167,16 @@ def _clingo_findings(messages: list[str], check: str, folder: Path) -> list[Find
     return out
 
 
-def read_program(folder: Path) -> Program:
-    """Parse every rules file (catalogue apart) with clingo's AST."""
-    prog = Program(folder)
-    for path in program_files(folder):
-        try:
-            lines = read_file(path, None, str(path)).splitlines()
-        except InvalidInput as e:           # not UTF-8 text (a binary file): a finding, the rest is still read
-            prog.findings.append(Finding(rel(path, folder), 0, "parse", e.problems[0].message))
-            continue
-        messages: list[str] = []
-        stmts: list[Any] = []
-        try:
-            ast.parse_files([str(path)], stmts.append, logger=lambda code, msg: messages.append(msg))
-        except RuntimeError:
-            prog.findings += _clingo_findings(messages, "parse", folder) or \
-                [Finding(rel(path, folder), 0, "parse", "cannot parse")]
-            continue
-        part = "base"
-        for st in stmts:
-            if st.ast_type == ASTType.Program:
-                part = st.name
-            _read_statement(prog, path, lines, st)
-            if st.ast_type == ASTType.Rule:
-                prog.rules[-1].part = part
-    return prog
-
-
-def _read_statement(prog: Program, path: Path, lines: list[str], st: Any) -> None:
-    """What one statement defines, uses, declares and shows."""
-    where = (path, st.location.begin.line)
-    kind = st.ast_type
-    if kind == ASTType.Rule:
-        _read_rule(prog, path, lines, st)
-    elif kind == ASTType.Defined:
-        prog.declared.setdefault((st.name, st.arity), where)
-    elif kind == ASTType.ShowSignature:
-        prog.shown.add((st.name, st.arity))
-        prog.shows.setdefault((st.name, st.arity), where)
-    elif kind == ASTType.ShowTerm:
-        for sig, _ in atoms(list(st.body)):
-            prog.used.setdefault(sig, where)
-        for sig, _ in term_atoms(st.term):
-            prog.shown.add(sig)
-            prog.shows.setdefault(sig, where)
-    elif kind == ASTType.External:
-        for sig, _ in atoms(st.atom):
-            prog.declared.setdefault(sig, where)
-
-
-def _read_rule(prog: Program, path: Path, lines: list[str], st: Any) -> None:
-    line = st.location.begin.line
-    heads, used = head_body(st)
-    body = sorted(used)
-    source, sline, says = block_citation(lines, line)
-    positive = [a for b in st.body if b.ast_type == ASTType.Literal and b.sign == ast.Sign.NoSign
-                for a in atoms(b)]
-    prog.rules.append(Rule(path, line, heads, body, source, sline, says, str(st), positive,
-                           [a for b in st.body for a in atoms(b)]))
-    for sig, _ in heads:
-        prog.defined.setdefault(sig, (path, line))
-    for sig in body:
-        prog.used.setdefault(sig, (path, line))
-
-
-# ---- the vocabulary ---------------------------------------------------------------------
-_DOC_ENTRY = re.compile(r"^% (?! )(?P<sigs>[a-z_][A-Za-z0-9_]*(?:\([^)]*(?:\([^)]*\)[^)]*)*\))?"
-                        r"(?:,\s*[a-z_][A-Za-z0-9_]*(?:\([^)]*\))?)*)(?:(?<=\))\s+\S|\s{2,}\S|\s*$)")
-_ONE_SIG = re.compile(r"([a-z_][A-Za-z0-9_]*)(\(([^()]*(?:\([^()]*\)[^()]*)*)\))?")
-
-
-def _arity(args: str | None) -> int:
-    if args is None or not args.strip():
-        return 0
-    depth, n = 0, 1
-    for ch in args:
-        depth += ch in "(["
-        depth -= ch in ")]"
-        n += ch == "," and depth == 0
-    return n
-
-
-def vocabulary(folder: Path) -> tuple[dict[Sig, list[int]], set[Sig]]:
-    """Documented signatures of rules/vocabulary.lp (with their lines) and those of its
-    Output section."""
-    path = folder / "vocabulary.lp"
-    docs: dict[Sig, list[int]] = {}
-    outputs: set[Sig] = set()
-    if not path.is_file():
-        return docs, outputs
-    section = None
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.startswith("% ----"):
-            section = line.strip("-% ").lower()
-            continue
-        if section is None:
-            continue
-        m = _DOC_ENTRY.match(line)
-        if not m:
-            continue
-        for name, _, args in _ONE_SIG.findall(m.group("sigs")):
-            sig = (name, _arity(args if _ else None))
-            docs.setdefault(sig, []).append(n)
-            if section.startswith("output"):
-                outputs.add(sig)
-    return docs, outputs
-
-
-# ---- the catalogue --------------------------------------------------------------------
-def catalogue_facts(folder: Path, name: str, arity: int) -> list[tuple[Path, int, list[Any]]]:
-    """(file, line, argument ASTs) of each fact name(...)/arity in rules/catalogue/*.lp."""
-    out = []
-    for path in sorted((folder / "catalogue").glob("*.lp")):
-        stmts: list[Any] = []
-        try:
-            ast.parse_files([str(path)], stmts.append, logger=lambda c, m: None)
-        except RuntimeError:
-            continue
-        for st in stmts:
-            if st.ast_type == ASTType.Rule and st.head.ast_type == ASTType.Literal:
-                for sig, fn in atoms(st.head):
-                    if sig == (name, arity) and fn.ast_type == ASTType.Function:
-                        out.append((path, st.location.begin.line, list(fn.arguments)))
-    return out
-
-
-def _const(term: Any) -> str | None:
-    if term.ast_type == ASTType.SymbolicTerm:
-        s = term.symbol
-        if s.type == clingo.SymbolType.Function and not s.arguments:
-            return s.name
-        if s.type == clingo.SymbolType.String:
-            return s.string
-        if s.type == clingo.SymbolType.Number:
-            return str(s.number)
-    if term.ast_type == ASTType.Function and not term.arguments:
-        return term.name
-    return None
-
-
-@dataclass
-class ReasonSite:
-    """A rule that gives a reason: its head, and there the action and the evidence terms."""
-    rule: Rule
-    head: Any                 # the head atom (Function AST)
-    action: Any | None        # the action term of a forbidden/3 head; None when relayed
-    evidence: Any             # the evidence term
-    relay: Rule | None        # the forbidden/3 rule that passes the reason on, if any
-
-
-def reason_sites(prog: Program) -> dict[str, list[ReasonSite]]:
-    """Reason id -> every rule that gives it: the forbidden(Action, Id, Evidence) heads, and,
-    where a forbidden/3 rule relays a reason from a body atom (forbidden(A,R,E) :- ...,
-    p(..., R, ..., E)), the heads of p with the id as a constant in R's place (summons.lp
-    judges a Normal Summon and a Set of the same monster and Tributes once, that way)."""
-    out: dict[str, list[ReasonSite]] = {}
-    for r in prog.rules:
-        for s, fn in r.heads:
-            if s != ("forbidden", 3) or fn.ast_type != ASTType.Function:
-                continue
-            action, reason, evidence = fn.arguments
-            c = _const(reason)
-            if c is not None:
-                out.setdefault(c, []).append(ReasonSite(r, fn, action, evidence, None))
-            elif reason.ast_type == ASTType.Variable:
-                for rid, site in _relayed(prog, r, reason.name, evidence):
-                    out.setdefault(rid, []).append(site)
-    return out
-
-
-def _relayed(prog: Program, relay: Rule, reason: str, evidence: Any) -> Iterator[tuple[str, ReasonSite]]:
-    """(id, site) of each reason the forbidden/3 rule `relay` passes on from a positive body
-    atom that binds its reason variable: the heads of that atom's predicate with a constant there."""
-    for bsig, bfn in relay.positive:
-        if bfn.ast_type != ASTType.Function:
-            continue
-        names = [a.name if a.ast_type == ASTType.Variable else None for a in bfn.arguments]
-        if reason not in names:
-            continue
-        at = names.index(reason)
-        ev_at = names.index(evidence.name) if (evidence.ast_type == ASTType.Variable
-                                               and evidence.name in names) else None
-        for r2 in prog.rules:
-            for s2, fn2 in r2.heads:
-                c2 = _const(fn2.arguments[at]) if s2 == bsig and fn2.ast_type == ASTType.Function else None
-                if c2 is not None:
-                    yield c2, ReasonSite(r2, fn2, None, fn2.arguments[ev_at] if ev_at is not None else evidence, relay)
-
-
-def head_constants(prog: Program, sig: Sig, pos: int) -> dict[str, list[Rule]]:
-    """Constant values of argument `pos` of head atoms with signature `sig` -> their rules."""
-    out: dict[str, list[Rule]] = {}
-    for r in prog.rules:
-        for s, fn in r.heads:
-            if s == sig and fn.ast_type == ASTType.Function:
-                c = _const(fn.arguments[pos])
-                if c is not None:
-                    out.setdefault(c, []).append(r)
-    return out
-
-
 # ---- the checks --------------------------------------------------------------------------
+def _parse_findings(problems: list[ParseProblem], folder: Path) -> list[Finding]:
+    """A file that could not be read or parsed, as findings (clingo's messages when it gave any)."""
+    out = []
+    for p in problems:
+        out += (_clingo_findings(p.messages, "parse", folder) if p.messages else []) or \
+            [Finding(rel(p.file, folder), 0, "parse", p.message)]
+    return out
+
+
 def lint(folder: str | Path, rulings: str | Path | None = None) -> list[Finding]:
     """Every finding of the checks on a rules folder.  `rulings`: the folder of the rulings
     documents (default: find_rulings); cited section headings are checked only when found."""
@@ -440,39 +184,34 @@ def lint(folder: str | Path, rulings: str | Path | None = None) -> list[Finding]
     rulings = Path(rulings) if rulings is not None else find_rulings(folder)
     if not folder.is_dir():
         return [Finding(str(folder), 0, "parse", "no such rules folder")]
-    prog = read_program(folder)
-    findings = list(prog.findings)
-    for path in sorted((folder / "catalogue").glob("*.lp")):
-        messages: list[str] = []
-        try:
-            ast.parse_files([str(path)], lambda st: None, logger=lambda code, msg: messages.append(msg))
-        except RuntimeError:
-            findings += _clingo_findings(messages, "parse", folder) or [Finding(rel(path, folder), 0, "parse",
-                                                                                "cannot parse")]
+    rules = RuleBase(folder)
+    prog = rules.program()
+    findings = _parse_findings(prog.problems + rules.catalogue_problems(), folder)
     if findings:                       # a file that does not parse: the other checks would mislead
         return sorted(findings)
-    findings += check_grounding(folder)
-    sources = known_sources(folder, rulings)
+    findings += check_grounding(rules)
+    sources = known_sources(rules, rulings)
     if not sources.names:
         findings.append(Finding(rel(folder / "catalogue" / "sources.lp", folder), 0, "source",
                                 "no source_document(Stem, What) facts: the known rulings documents"))
     findings += check_citations(prog, sources)
-    findings += check_catalogue(prog, folder, sources, ("forbidden", 3), 1, "reason", 3, "reason",
-                                used={k: [x.rule for x in v] for k, v in reason_sites(prog).items()})
-    findings += check_catalogue(prog, folder, sources, ("invalid", 2), 0, "problem", 2, "problem")
-    findings += check_vocabulary(prog, folder)
-    findings += check_readings(prog, folder, sources)
+    findings += check_catalogue(prog, rules, sources, ("forbidden", 3), 1, "reason", 3, "reason",
+                                used={k: [x.rule for x in v] for k, v in rules.reason_sites().items()})
+    findings += check_catalogue(prog, rules, sources, ("invalid", 2), 0, "problem", 2, "problem")
+    findings += check_vocabulary(prog, rules)
+    findings += check_readings(prog, rules, sources)
     findings += check_effects(prog, folder)
     findings += check_card_part(prog, folder)
     return sorted(set(findings))
 
 
-def check_grounding(folder: Path) -> list[Finding]:
+def check_grounding(rules: RuleBase) -> list[Finding]:
     """Unsafe variables and other grounding errors, as clingo reports them."""
+    folder = rules.folder
     messages: list[str] = []
     ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg))
     try:
-        for path in program_files(folder):
+        for path in rules.files:
             ctl.load(str(path))
         ctl.ground([("base", [])])
     except RuntimeError:
@@ -501,37 +240,38 @@ def check_citations(prog: Program, sources: Sources) -> list[Finding]:
     return out
 
 
-def check_catalogue(prog: Program, folder: Path, sources: Sources, head: Sig, pos: int,
+def check_catalogue(prog: Program, rules: RuleBase, sources: Sources, head: Sig, pos: int,
                     name: str, arity: int, check: str, used: dict[str, list[Rule]] | None = None) -> list[Finding]:
     """Every id catalogued (name/arity facts) is given by a rule, and every id given is
     catalogued; `used` (id -> rules), when given, replaces the constants of head/pos."""
+    folder = rules.folder
     out = []
     if used is None:
         used = head_constants(prog, head, pos)
-    entries: dict[str, Fact] = {}
-    for path, line, args in catalogue_facts(folder, name, arity):
-        ident = _const(args[0])
-        f = rel(path, folder)
+    entries: dict[str, CatalogueFact] = {}
+    for fact in rules.catalogue_facts(name, arity):
+        ident, line = fact.args[0], fact.line
+        f = rel(fact.file, folder)
         if ident is None:
             out.append(Finding(f, line, check, f"{name}/{arity}: the id must be a constant"))
             continue
         if ident in entries:
-            out.append(Finding(f, line, check, f"{ident}: catalogued twice (also line {entries[ident][1]})"))
-        entries[ident] = (path, line, args)
-        out += [Finding(f, line, check, f"{ident}: {m}") for m in _entry_problems(args, arity, sources)]
+            out.append(Finding(f, line, check, f"{ident}: catalogued twice (also line {entries[ident].line})"))
+        entries[ident] = fact
+        out += [Finding(f, line, check, f"{ident}: {m}") for m in _entry_problems(fact.args, arity, sources)]
         if ident not in used:
             out.append(Finding(f, line, check, f"{ident}: catalogued but no {head[0]}/{head[1]} rule gives it"))
-    for ident, rules in sorted(used.items()):
+    for ident, giving in sorted(used.items()):
         if ident not in entries:
-            r = rules[0]
+            r = giving[0]
             out.append(Finding(rel(r.file, folder), r.line, check,
                                f"{ident}: no {name}({ident}, ...) entry in rules/catalogue"))
     return out
 
 
-def _entry_problems(args: list[Any], arity: int, sources: Sources) -> list[str]:
+def _entry_problems(args: tuple[str | None, ...], arity: int, sources: Sources) -> list[str]:
     """What is wrong with a catalogue entry's text and source."""
-    texts = [_const(a) for a in args[1:]]
+    texts = list(args[1:])
     out = []
     if any(not t for t in texts):
         out.append("text and source must be non-empty strings")
@@ -541,18 +281,11 @@ def _entry_problems(args: list[Any], arity: int, sources: Sources) -> list[str]:
     return out
 
 
-def check_vocabulary(prog: Program, folder: Path) -> list[Finding]:
-    """Every predicate used, defined, declared or shown documented once; #show only in
-    output.lp; nothing used but undefined or defined but unused."""
-    out = []
-    docs, outputs = vocabulary(folder)
-    vocab = rel(folder / "vocabulary.lp", folder)
-    everything = {**prog.shows, **prog.declared, **prog.used, **prog.defined}
-    out += [Finding(rel(path, folder), line, "vocabulary", f"{sig[0]}/{sig[1]} is not documented in vocabulary.lp")
-            for sig, (path, line) in sorted(everything.items()) if not docs.get(sig)]
-    out += [Finding(vocab, lines[1], "vocabulary",
-                    f"{sig[0]}/{sig[1]} is documented {len(lines)} times (lines {', '.join(map(str, lines))})")
-            for sig, lines in sorted(docs.items()) if len(lines) > 1]
+def check_vocabulary(prog: Program, rules: RuleBase) -> list[Finding]:
+    """Every predicate used, defined, declared or shown documented once, beside its rules
+    (check_docs); #show only in output.lp; nothing used but undefined or defined but unused."""
+    folder = rules.folder
+    out = check_docs(prog, rules)
     out += [Finding(rel(path, folder), line, "output",
                     f"#show of {sig[0]}/{sig[1]} outside output.lp (what a query shows is said in one place)")
             for sig, (path, line) in sorted(prog.shows.items()) if path.name != "output.lp"]
@@ -561,42 +294,71 @@ def check_vocabulary(prog: Program, folder: Path) -> list[Finding]:
             for sig, (path, line) in sorted(prog.used.items()) if sig not in prog.defined and sig not in prog.declared]
     out += [Finding(rel(path, folder), line, "unused", f"{sig[0]}/{sig[1]} is defined but never used (nor an output)")
             for sig, (path, line) in sorted(prog.defined.items())
-            if sig not in prog.used and sig not in outputs and sig not in prog.shown]
+            if sig not in prog.used and sig not in prog.shown]
     return out
 
 
-def check_readings(prog: Program, folder: Path, sources: Sources) -> list[Finding]:
+def check_docs(prog: Program, rules: RuleBase) -> list[Finding]:
+    """The predicate documentation (RuleBase.doc_blocks): every predicate documented, once,
+    in a file that defines, uses or declares it (the input's: rules/input.lp); every block
+    readable."""
+    folder = rules.folder
+    blocks = rules.doc_blocks()
+    where: dict[Sig, list[str]] = {}
+    for doc in blocks:
+        where.setdefault(doc.sig, []).append(f"{rel(doc.file, folder)}:{doc.line}")
+    everything = {**prog.shows, **prog.declared, **prog.used, **prog.defined}
+    out = [Finding(rel(p, folder), line, "vocabulary", message) for p, line, message in rules.doc_problems()]
+    out += [Finding(rel(path, folder), line, "vocabulary",
+                    f"{sig[0]}/{sig[1]} is not documented: write a `%*! {sig[0]}(...)` block beside a rule "
+                    f"that defines it (an input predicate: in rules/{rules.input_file.name})")
+            for sig, (path, line) in sorted(everything.items()) if sig not in where]
+    seen: set[Sig] = set()
+    for doc in blocks:
+        f, sig = rel(doc.file, folder), doc.sig
+        if sig in seen:
+            out.append(Finding(f, doc.line, "vocabulary", f"{doc.indicator} is documented {len(where[sig])} times "
+                                                          f"({', '.join(where[sig])})"))
+        seen.add(sig)
+        if sig not in prog.mentions.get(doc.file, set()):
+            out.append(Finding(f, doc.line, "vocabulary",
+                               f"{doc.indicator} is documented here, but no rule of this file defines or uses it "
+                               f"(nor #defines it): document a predicate beside its rules"))
+    return out
+
+
+def check_readings(prog: Program, rules: RuleBase, sources: Sources) -> list[Finding]:
     """Each reading complete (default, question, sources, one file per value), no stray
     value or file, every rule of a reading's file guarded by its reading."""
-    readings = {_const(a[0]) or "?": (p, n, a) for p, n, a in catalogue_facts(folder, "reading", 4)}
-    values: dict[str, dict[str, Fact]] = {}
-    for p, n, a in catalogue_facts(folder, "reading_value", 3):
-        values.setdefault(_const(a[0]) or "?", {})[_const(a[1]) or "?"] = (p, n, a)
+    folder = rules.folder
+    readings = {f.args[0] or "?": f for f in rules.catalogue_facts("reading", 4)}
+    values: dict[str, dict[str, CatalogueFact]] = {}
+    for f in rules.catalogue_facts("reading_value", 3):
+        values.setdefault(f.args[0] or "?", {})[f.args[1] or "?"] = f
     out = []
     for name, fact in sorted(readings.items()):
         out += _reading_entry(folder, sources, name, fact, values.get(name, {}))
     for name in sorted(set(values) - set(readings)):
-        p, n, _ = next(iter(values[name].values()))
-        out.append(Finding(rel(p, folder), n, "reading", f"{name}: reading_value without a reading/4 entry"))
+        f = next(iter(values[name].values()))
+        out.append(Finding(rel(f.file, folder), f.line, "reading", f"{name}: reading_value without a reading/4 entry"))
     return out + _reading_files(prog, folder, values)
 
 
-def _reading_entry(folder: Path, sources: Sources, name: str, fact: Fact,
-                   values: dict[str, Fact]) -> list[Finding]:
+def _reading_entry(folder: Path, sources: Sources, name: str, fact: CatalogueFact,
+                   values: dict[str, CatalogueFact]) -> list[Finding]:
     """The findings of one reading/4 entry and its reading_value/3 entries."""
-    p, line, args = fact
-    f = rel(p, folder)
+    f, line = rel(fact.file, folder), fact.line
     out = []
-    default, question, source = (_const(x) for x in args[1:])
+    default, question, source = fact.args[1:]
     if not question or not source:
         out.append(Finding(f, line, "reading", f"{name}: needs a question and a source"))
     elif citation_problem(source, sources):
         out.append(Finding(f, line, "reading", f"{name}: {citation_problem(source, sources)}"))
     if default not in values:
         out.append(Finding(f, line, "reading", f"{name}: its default {default!r} is not one of its reading_value entries"))
-    for value, (vp, vline, vargs) in sorted(values.items()):
-        vf = rel(vp, folder)
-        vsource = _const(vargs[2])
+    for value, vfact in sorted(values.items()):
+        vf, vline = rel(vfact.file, folder), vfact.line
+        vsource = vfact.args[2]
         problem = citation_problem(vsource, sources) if vsource else "needs a source"
         if problem:
             out.append(Finding(vf, vline, "reading", f"{name}={value}: {problem}"))
@@ -605,7 +367,7 @@ def _reading_entry(folder: Path, sources: Sources, name: str, fact: Fact,
     return out
 
 
-def _reading_files(prog: Program, folder: Path, values: dict[str, dict[str, Fact]]) -> list[Finding]:
+def _reading_files(prog: Program, folder: Path, values: dict[str, dict[str, CatalogueFact]]) -> list[Finding]:
     """No file of readings/ without its catalogue value; every rule there guarded by it."""
     out = []
     rdir = folder / "readings"

@@ -27,7 +27,7 @@ def checkout_root(start: Path | None = None) -> Path | None:
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         project = folder / "pyproject.toml"
-        if (folder / "rules" / "vocabulary.lp").is_file() and project.is_file():
+        if (folder / "rules" / "output.lp").is_file() and project.is_file():
             try:
                 text = project.read_text(encoding="utf-8", errors="replace")
             except OSError:

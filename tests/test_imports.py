@@ -74,7 +74,7 @@ LAYERS: list[dict[str, set[str]]] = [
     {"command line": {"cli", "console", "__main__"}},
 ]
 RANK = {m: n for n, layers in enumerate(LAYERS) for modules in layers.values() for m in modules}
-FUTURE = {"rulebase"}     # the rule-base reader issue 35 adds beside this table (another branch)
+FUTURE: set[str] = set()   # modules the table names ahead of their branch (none now)
 
 # The named exceptions to "own layer or lower": (importer, imported) and why.
 UPWARD = {
@@ -126,3 +126,12 @@ def test_no_module_outside_engine_touches_a_private_name_of_it():
                 if name == "engine":
                     found.append(f"{module}:{node.lineno}: engine.{node.attr}")
     assert found == []
+
+
+def test_the_rule_base_is_read_in_one_place():
+    """pyrules.rulebase reads the rules folder for the engine, lint and explain: the tools do
+    not reach the rules through the engine or through each other."""
+    graph = {m: imports(m) for m in MODULES}
+    assert "rulebase" in graph["engine"] & graph["lint"] & graph["explain"]
+    assert "engine" not in graph["lint"] and "lint" not in graph["explain"]
+    assert not {"engine", "lint", "explain", "solver"} & graph["rulebase"]

@@ -220,7 +220,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase :- phase(main1"),
      r"rules/turn.lp:\d+: \[parse\] error: syntax error"),
     (lambda r: _edit(r / "turn.lp", "main_phase :- phase(main1).", "main_phase(X) :- not phase(X)."),
-     r"rules/turn.lp:8: \[unsafe\] error: unsafe variables .*'X' is unsafe"),
+     r"rules/turn.lp:11: \[unsafe\] error: unsafe variables .*'X' is unsafe"),
     (lambda r: _edit(r / "turn.lp", "% Source: wiki-position-changes-garbled: Changes (only while", "% Only while"),
      r"rules/turn.lp:\d+: \[source\] rule without a '% Source:' citation"),
     (lambda r: _edit(r / "turn.lp", "% Source: wiki-position-changes-garbled: Changes (only while",
