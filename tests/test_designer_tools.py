@@ -1,4 +1,4 @@
-"""`pyrules test`, `lint`, `explain` and `show` through click's runner, failures and bad files included."""
+"""The designer's tools through click's runner: `pyrules test`, `lint`, `explain` and `show`, failures and bad files included."""
 from __future__ import annotations
 
 import json
