@@ -196,6 +196,8 @@ def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[s
         for a in k.args:
             props.setdefault(a.name, {})          # checked per kind by entry_problems()
     common = _common(voc, applied)
+    if not applied:      # `to` and `while` once, under the root's definitions (entry_definitions), not per kind
+        common = {**common, "to": {"$ref": "#/definitions/effect_to"}, "while": {"$ref": "#/definitions/effect_while"}}
     return {"type": "object", "required": ["effect"],
             "description": "an effect (pyrules effects lists the kinds)",
             "properties": {"effect": {"type": "string", "description": "one of: " + ", ".join(voc.kinds)},
@@ -205,6 +207,13 @@ def entry_schema(applied: bool = False, voc: Vocabulary | None = None) -> dict[s
                        "then": kind_schema(k, applied, voc, common)} for k in voc.kinds.values()]}
 
 
+
+
+def entry_definitions(voc: Vocabulary | None = None) -> dict[str, Any]:
+    """The schemas a card's entries refer to (entry_schema: `to` and `while`), for the definitions of
+    the schema that holds them (the card schema, the snapshot schema)."""
+    common = _common(voc or vocabulary(), False)
+    return {"effect_to": common["to"], "effect_while": common["while"]}
 
 
 def entry_problems(entry: Any, path: str, applied: bool = False, voc: Vocabulary | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .effects import entry_schema
+from .effects import entry_definitions, entry_schema
 from .validator import validate
 from .words import ATTRIBUTES, FRAME_FLAGS, RACES
 
@@ -33,6 +33,7 @@ CARD_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["name", "kind"],
     "additionalProperties": False,
+    "definitions": entry_definitions(),      # printed alone (--card), the card schema is its own root
     "properties": {
         "name": {"type": "string", "minLength": 1},
         "passcode": {"type": "integer", "minimum": 0},
@@ -154,7 +155,7 @@ SNAPSHOT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["snapshot"],
     "additionalProperties": False,
-    "definitions": {"card": CARD_SCHEMA},
+    "definitions": {"card": CARD_SCHEMA, **entry_definitions()},
     "properties": {
         "snapshot": {"enum": [1], "description": "format version"},
         "turn": {"type": "integer", "minimum": 1, "maximum": 100_000},

@@ -66,3 +66,27 @@ def test_docs_writes_the_pages_and_check_names_the_stale_ones(tmp_path):
     assert reference.stale(out, main, RULES) == [out / "reasons.md"]
     assert reference.write(out, main, RULES) == [out / "reasons.md"]
     assert reference.stale(out, main, RULES) == []
+
+
+def _refs(node):
+    if isinstance(node, dict):
+        if "$ref" in node:
+            yield node["$ref"]
+        for v in node.values():
+            yield from _refs(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _refs(v)
+
+
+@pytest.mark.parametrize("flag", [[], ["--card"], ["--all"]])
+def test_every_reference_of_a_printed_schema_resolves_in_that_document(flag):
+    """`to` and `while` of a card's effect entries are written once, under the document's definitions: each
+    printed schema (snapshot, card alone, both) holds every definition its $refs name."""
+    doc = json.loads(CliRunner().invoke(main, ["schema", *flag]).output)
+    roots = doc.values() if flag == ["--all"] else [doc]
+    for root in roots:
+        refs = set(_refs(root))
+        assert {"#/definitions/effect_to", "#/definitions/effect_while"} <= refs
+        for ref in refs:
+            assert ref.startswith("#/definitions/") and ref.split("/")[-1] in root["definitions"], ref
