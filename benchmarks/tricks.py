@@ -49,9 +49,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
              [("cli.py", "        else:\n            os._exit(code)\n", "        else:\n            sys.exit(code)\n")]),
     "text": ("no statements as text: every query parses the kept texts first (Statements.TEXT_QUERIES = 0)",
              [("solver.py", "    TEXT_QUERIES = 8\n", "    TEXT_QUERIES = 0\n")]),
-    "memo": ("no memo of symbols (value_of, number, Answer.of's _READ, the pruner's _KEYS, engine's _SHAPES)",
-             [("symbols.py", "    k = symbol_key(sym)\n    v = _VALUES.get(k)\n", "    k = symbol_key(sym)\n    v = None\n"),
-              ("symbols.py", "    sym = _cache.get(n)\n", "    sym = None\n"),
+    "memo": ("no memo of symbols (number, Answer.of's _READ, the pruner's _KEYS, engine's _SHAPES)",
+             [("symbols.py", "    sym = _cache.get(n)\n", "    sym = None\n"),
               ("solver.py", "_MAX_READ = 100_000", "_MAX_READ = 0"),
               ("prune.py", "_MAX_CACHED = 200_000", "_MAX_CACHED = 0"),
               ("engine.py", "        shape = _SHAPES.get(symbol_key(term))\n", "        shape = None\n")]),
@@ -62,6 +61,11 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
                  [("engine.py", "                parsed, card = split_parts(parse_rules(files))\n",
                    "                parsed, card = split_parts(parse_rules(files))\n"
                    "                parsed, card = parsed + card, []\n")]),
+    "numbers": ("no memo of number symbols (symbols.number: Number(n) each time)",
+                [("symbols.py", "    sym = _cache.get(n)\n", "    sym = None\n")]),
+    "shapes": ("no memo of shown atoms and action shapes (Answer.of's _READ, engine's _SHAPES)",
+               [("solver.py", "_MAX_READ = 100_000", "_MAX_READ = 0"),
+                ("engine.py", "        shape = _SHAPES.get(symbol_key(term))\n", "        shape = None\n")]),
     "blake2": ("hashlib.blake2b (OpenSSL loaded) instead of _blake2",
                [("cache.py", "        from _blake2 import blake2b ", "        from hashlib import blake2b ")]),
 }
