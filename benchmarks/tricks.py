@@ -61,6 +61,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
                  [("engine.py", "                parsed, card = split_parts(parse_rules(files))\n",
                    "                parsed, card = split_parts(parse_rules(files))\n"
                    "                parsed, card = parsed + card, []\n")]),
+    "keys": ("no memo of the facts' keys (prune.facts_keys: _KEYS, _SHARED)",
+             [("prune.py", "_MAX_CACHED = 200_000", "_MAX_CACHED = 0")]),
     "numbers": ("no memo of number symbols (symbols.number: Number(n) each time)",
                 [("symbols.py", "    sym = _cache.get(n)\n", "    sym = None\n")]),
     "shapes": ("no memo of shown atoms and action shapes (Answer.of's _READ, engine's _SHAPES)",
