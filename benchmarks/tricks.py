@@ -54,6 +54,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
               ("solver.py", "_MAX_READ = 100_000", "_MAX_READ = 0"),
               ("prune.py", "_MAX_CACHED = 200_000", "_MAX_CACHED = 0"),
               ("engine.py", "        shape = _SHAPES.get(symbol_key(term))\n", "        shape = None\n")]),
+    "pruner": ("no pruner: every statement and every fact grounded (solver.ground_and_solve's prune)",
+               [("solver.py", "facts: Iterable[Symbol], prune: bool = True)", "facts: Iterable[Symbol], prune: bool = False)")]),
     "relevance": ("every statement that can fire kept, read or not (prune.Pruner._read)",
                   [("prune.py", "        if not self.shows:\n            return live\n",
                     "        if True:\n            return live\n")]),
