@@ -4,14 +4,13 @@ backend, making symbols and reading the shown atoms.  No game rule is decided he
 Two hot paths use clingo's own handles, private to its Python API (stable since clingo 5.5,
 the API being cffi over the C library): every Symbol holds its interned handle as `_rep` (an
 int; equal symbols have equal handles), and a Backend holds its C backend.  symbol_key() is
-that handle, so that the dict lookups of the answer, the pruner and value_of() hash an int
+that handle, so that the dict lookups of the answer, the pruner and the decoder hash an int
 instead of calling into clingo twice per lookup; add_facts() gives each fact with two C
 calls instead of two Python wrappers around them (13k of the 16k machine instructions a fact
-cost).  Measured with benchmarks/instructions.py on 2026-12-04: the whole legal() query 26.2M
--> 24.4M instructions typical, 53.5M -> 48.0M on the board of issue 13.  Where the handles
-are missing (another clingo), both fall back to the public API: HANDLES says which is used,
-and tests/test_symbols.py runs the answers both ways.  (An earlier private path, removed in
-2026-11, gained 4% on single queries; it did not key the lookups by handle.)
+cost).  What they buy (benchmarks/tricks.py, docs/performance.md): without them the board of
+issue 13 costs 11% more and a batch 12% more, and the board's ratio to the typical query
+passes its 2x line.  Where the handles are missing (another clingo), both fall back to the
+public API: HANDLES says which is used, and tests/test_symbols.py runs the answers both ways.
 """
 from __future__ import annotations
 
@@ -87,23 +86,14 @@ def _itself(sym: Symbol) -> Any:
 symbol_key: Callable[[Symbol], Any] = attrgetter("_rep") if HANDLES else _itself
 
 
-_VALUES: dict = {}
-
-
 def value_of(sym: Symbol):
-    """The Python value of a number (int) or constant (str) symbol, cached by symbol_key():
-    answer atoms repeat the same few numbers and constants many times."""
-    k = symbol_key(sym)
-    v = _VALUES.get(k)
-    if v is None:
-        v = sym.number if sym.type == SymbolType.Number else sym.name
-        if len(_VALUES) < 100_000:
-            _VALUES[k] = v
-    return v
+    """The Python value of a number (int) or constant (str) symbol."""
+    return sym.number if sym.type == SymbolType.Number else sym.name
 
 
 def number(n: int, _cache: dict[int, Symbol] = {}) -> Symbol:
-    """Number(n), shared for small n."""
+    """Number(n), made once per n (a batch's encoding makes the same numbers again and again:
+    docs/performance.md)."""
     sym = _cache.get(n)
     if sym is None:
         sym = Number(n)
