@@ -368,11 +368,6 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
     return result
 
 
-def apply_overlay(result: ImportResult, overlay: dict[str, dict]) -> ImportResult:
-    """Kept for callers of the older name: the patterns and the overlay (apply_texts)."""
-    return apply_texts(result, overlay)
-
-
 # ---- entry points ------------------------------------------------------------------
 def import_cards(path: str | Path, overlay: dict[str, dict] | None = None,
                  patterns: Iterable[Pattern] | None = None, voc: Vocabulary | None = None) -> ImportResult:

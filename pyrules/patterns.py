@@ -284,7 +284,3 @@ def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = Non
                    sorted(unread_about, key=order.index))
 
 
-def matching(sentence: str, patterns: Iterable[Pattern] | None = None) -> list[str]:
-    """The ids of the patterns that read this sentence."""
-    patterns = bundled_patterns() if patterns is None else patterns
-    return [p.id for p in patterns if p.regex.search(sentence)]

@@ -45,7 +45,7 @@ def _page(title: str, what: str, intro: str, body: list[str]) -> str:
 def _catalogue(folder: Path) -> Any:
     """The catalogue of the rules folder (reasons, problems, readings), as `pyrules reasons` and
     `pyrules readings` read it."""
-    return RuleBase(folder).catalogue()
+    return RuleBase.of(folder).catalogue()
 
 
 class PredicateEntry(NamedTuple):
@@ -60,7 +60,7 @@ class PredicateEntry(NamedTuple):
 def _predicate_docs(folder: Path) -> list[PredicateEntry]:
     """Every documented predicate of the rules folder (its `%*! ... *%` doc block), sorted; the file
     is the one holding the doc block, beside the rules that define the predicate."""
-    base = RuleBase(folder)
+    base = RuleBase.of(folder)
     return sorted(PredicateEntry(name, arity, d.signature, d.text, d.file.relative_to(folder).as_posix(),
                                  base.role((name, arity))) for (name, arity), d in base.predicates().items())
 
@@ -127,8 +127,6 @@ def _kind_lines(kind: dict[str, Any]) -> list[str]:
     out = [f"### {kind['effect']}", "", f"`{kind['effect']}({args})`" if args else f"`{kind['effect']}`", "",
            kind["meaning"], "", f"- applies to {where}; a card's own printed entry works {printed}"]
     out += [f"- `{a['name']}` ({_type_text(a['type'])}): {a['meaning']}" for a in kind["args"]]
-    if kind.get("legacy_key"):
-        out.append(f"- older card key: `{kind['legacy_key']}`")
     return out + [f"- source: {kind['source']}", ""]
 
 

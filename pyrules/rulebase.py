@@ -481,7 +481,8 @@ class RuleBase:
     @classmethod
     def of(cls, folder: str | Path) -> RuleBase:
         """A RuleBase shared per folder in this process: the same one while no .lp file under
-        the folder (nor its effects.yaml) is added, removed or changed (size, modification time)."""
+        the folder is added, removed or changed (size, modification time); the references
+        (pyrules/reference.py) read every page from one."""
         root = Path(folder).resolve()
         stamp = tuple((str(p), st.st_size, st.st_mtime_ns) for p in sorted(root.rglob("*.lp"))
                       for st in [os.stat(p)])

@@ -1,9 +1,9 @@
 """The JSON Schemas of snapshots and cards.
 
 One schema serves three purposes: `pyrules schema` prints it, `validate()` (pyrules/validator.py)
-checks snapshots and inline cards against it (every problem with its field path), and the
-README documents it.  The `effects` entries are derived from the effect vocabulary
-(pyrules/effects.py, rules/effects.yaml).
+checks snapshots and inline cards against it (every problem with its field path), and
+docs/snapshots.md documents it (docs/reference/snapshot.schema.json is this schema, generated).  The
+`effects` entries are derived from the effect vocabulary (pyrules/effects.py, rules/effects.yaml).
 """
 from __future__ import annotations
 
