@@ -260,6 +260,8 @@ class Engine:
                              if a[0] == term))
         if act.action == "special_summon" and act.player is None:     # the default, filled in
             act = replace(act, player=enc.game.turn_player)
+        if act.action == "activate" and act.player is None:           # the player with priority (CONTRACT 9)
+            act = replace(act, player=enc.game.priority)
         return Verdict(act, permitted, reasons, notes, unmodelled(enc.game))
 
     def legal(self, snapshot: Any, readings: dict[str, str] | None = None, *,
