@@ -262,7 +262,8 @@ class Engine:
             act = replace(act, player=enc.game.turn_player)
         if act.action == "activate" and act.player is None:           # the player with priority (CONTRACT 9)
             act = replace(act, player=enc.game.priority)
-        return Verdict(act, permitted, reasons, notes, unmodelled(enc.game))
+        activated = (act.card,) if act.action == "activate" and act.card is not None else ()
+        return Verdict(act, permitted, reasons, notes, unmodelled(enc.game, activated))
 
     def legal(self, snapshot: Any, readings: dict[str, str] | None = None, *,
               include_forbidden: bool = False) -> Legal:
@@ -288,4 +289,5 @@ class Engine:
                 forbidden.append(Verdict(decode_action(enc, s, members), False,
                                          reasons_of(enc, atoms, s, self.catalogue.reasons)))
             forbidden.sort(key=lambda v: v.action.sort_key())
-        return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game))
+        activated = [a.card for a in permitted if a.action == "activate" and a.card is not None]
+        return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game, activated))
