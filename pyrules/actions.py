@@ -321,12 +321,8 @@ def _default(name: str, key: str) -> Any:
 
 def _field_value(path: str, kind: str, v: Any) -> tuple[Any, Problem | None]:
     """(the field's value, None), or (None, the problem with it)."""
-    if kind == "effect":                     # a number from 1 (the term form gives it as text)
-        if isinstance(v, str) and v.isdigit() and len(v) <= 6:
-            v = int(v)
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 99:
-            return None, Problem(path, f"expected the number of one of the card's activated effects (1 to 99), got {v!r}")
-        return v, None
+    if kind == "effect":
+        return _effect_number(path, v)
     if kind == "ids":
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             return None, Problem(path, "expected a list of ids (strings)")
@@ -341,6 +337,15 @@ def _field_value(path: str, kind: str, v: Any) -> tuple[Any, Problem | None]:
         return None, Problem(path, f"must be up or down; got {v!r}")
     if kind in ("id", "by") and v == "direct":
         return None, Problem(path, "'direct' is not a card id")
+    return v, None
+
+
+def _effect_number(path: str, v: Any) -> tuple[Any, Problem | None]:
+    """An effect number, from 1 (the term form gives it as text)."""
+    if isinstance(v, str) and v.isdigit() and len(v) <= 6:
+        v = int(v)
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 99:
+        return None, Problem(path, f"expected the number of one of the card's activated effects (1 to 99), got {v!r}")
     return v, None
 
 

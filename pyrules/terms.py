@@ -60,26 +60,26 @@ def action_term(enc: Encoding, action: Action, facts: list[Symbol]) -> Symbol:
         problems.append(Problem("action.player", f"{action.player!r} is not one of the players"))
     if problems:
         raise InvalidInput(problems)
-    args: list[Symbol] = []
-    for key, kind in SIGNATURES[action.action]:
-        value = getattr(action, key)
-        if kind in ("id", "target"):
-            args.append(enc.card(value))
-        elif kind == "by":                # the enabling card, or none: any that works
-            args.append(const("none") if value is None else enc.card(value))
-        elif kind == "ids":
-            for ident in value:
-                facts.append(enc.fact("member", const("q"), enc.card(ident)))
-            args.append(const("q"))
-        elif kind == "player":
-            args.append(enc.player(value if value is not None else enc.game.turn_player))
-        elif kind == "actor":             # default: the player with priority (CONTRACT 9)
-            args.append(enc.player(value if value is not None else enc.game.priority))
-        elif kind == "effect":
-            args.append(Number(value))
-        else:
-            args.append(const(value))
+    args = [_argument(enc, kind, getattr(action, key), facts) for key, kind in SIGNATURES[action.action]]
     return Function(action.action, args) if args else const(action.action)
+
+
+def _argument(enc: Encoding, kind: str, value: Any, facts: list[Symbol]) -> Symbol:
+    """One argument of an action's term (a set's cards go into `facts` as member(q, C))."""
+    if kind in ("id", "target"):
+        return enc.card(value)
+    if kind == "by":                      # the enabling card, or none: any that works
+        return const("none") if value is None else enc.card(value)
+    if kind == "ids":
+        facts += [enc.fact("member", const("q"), enc.card(ident)) for ident in value]
+        return const("q")
+    if kind == "player":
+        return enc.player(value if value is not None else enc.game.turn_player)
+    if kind == "actor":                   # default: the player with priority (CONTRACT 9)
+        return enc.player(value if value is not None else enc.game.priority)
+    if kind == "effect":
+        return Number(value)
+    return const(value)
 
 def decode_action(enc: Encoding, term: Symbol, members: dict[Any, list[str]]) -> Action:
     """The Action of an action term; `members` maps the set terms that are not lists (symbol_key)
