@@ -168,9 +168,10 @@ class Legal(Record):
 
 
 # ---- the results read from an answer (Engine.read_verdict, Engine.read_legal) ---------------
-ACTIVATION_UNMODELLED = ("its own activation conditions (the event it answers, its targets, costs and other "
-                         "conditions of its text) are not modelled yet: judged by the rules every card of its kind "
-                         "follows (spell speed, windows, where from, the turn it was Set)")
+ACTIVATION_UNMODELLED = ("its own activation conditions (the event it answers, its targets, costs, a text that lets it "
+                         "be activated in the Damage Step) are not modelled yet, nor other cards' locks on activations "
+                         "outside the effect vocabulary (\"Jinzo\", \"Royal Decree\"): judged by the rules every card "
+                         "of its kind follows (spell speed, windows, where from, the turn it was Set)")
 """Why a Spell or Trap Card whose activation an answer judges is unmodelled.  pyrules keeps no card text,
 so the per-kind default is taken: every Spell and Trap Card is assumed to have an activation condition in its
 text (a card without one, "Waboku", is listed too: over-reported, never missed)."""
