@@ -180,7 +180,12 @@ def parse_term(text: str) -> dict[str, Any]:
     sig = SIGNATURES[name]
     if len(args) > len(sig):
         raise InvalidInput(Problem("action", f"{name} takes at most {len(sig)} arguments, got {len(args)}"))
-    return {"action": name, **{key: value for (key, _), value in zip(sig, args)}}
+    return {"action": name, **{key: _term_value(kind, value) for (key, kind), value in zip(sig, args)}}
+
+
+def _term_value(kind: str, value: Any) -> Any:
+    """An argument of the term form as the action object has it: an effect number as a number."""
+    return int(value) if kind == "effect" and isinstance(value, str) and value.isdigit() and len(value) <= 6 else value
 
 
 def _term_name(toks: list[tuple[str, str]], text: str) -> str:
@@ -341,9 +346,7 @@ def _field_value(path: str, kind: str, v: Any) -> tuple[Any, Problem | None]:
 
 
 def _effect_number(path: str, v: Any) -> tuple[Any, Problem | None]:
-    """An effect number, from 1 (the term form gives it as text)."""
-    if isinstance(v, str) and v.isdigit() and len(v) <= 6:
-        v = int(v)
+    """An effect number, from 1."""
     if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 99:
         return None, Problem(path, f"expected the number of one of the card's activated effects (1 to 99), got {v!r}")
     return v, None
