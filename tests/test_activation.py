@@ -83,3 +83,11 @@ def test_the_snapshot_keys_become_facts(engine):
             "priority(2)", "window(event)", "passed", "event_summoning(1)", f"event_card(1,{ox})"} <= text
     _, plain, _ = engine.encode({"snapshot": 1, "players": {"A": {}, "B": {}}})
     assert not {str(f).split("(")[0] for f in plain} & {"priority", "window", "passed", "chain_link"}
+
+
+def test_check_help_names_every_action():
+    from click.testing import CliRunner
+    from pyrules.actions import SIGNATURES
+    from pyrules.cli import main
+    out = " ".join(CliRunner().invoke(main, ["check", "--help"]).output.split())
+    assert [name for name in SIGNATURES if name not in out] == []
