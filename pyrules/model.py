@@ -267,14 +267,17 @@ class _Normaliser:
 
     def _entry(self, p: str, key: str, zone: str, n: int, item: Any, players: list[str]) -> Entry:
         path = f"players.{p}.{key}" + ("" if key == "field_spell" else f"[{n}]")
+        card_path = f"{path}.card"
         if isinstance(item, str):
             item = {"id": f"{p}.{key}.{n + 1}", "card": item}
+            if key not in BARE_NAME_ZONES:      # (the schema refuses it: a name where an entry goes)
+                card_path = path
         owner = item.get("owner", p)
         if owner not in players:
             self.bad(f"{path}.owner", f"{owner!r} is not one of the players")
             owner = p
         return Entry(
-            id=item["id"], card=self.card(item["card"], f"{path}.card"), player=p, zone=zone,
+            id=item["id"], card=self.card(item["card"], card_path), player=p, zone=zone,
             slot=n, path=path, owner=owner, position=item.get("position"),
             face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
             equipped_to=item.get("equipped_to"), equipped_turn=item.get("equipped_turn"), properly_summoned=item.get("properly_summoned", False),

@@ -54,11 +54,12 @@ def test_the_player_with_priority_is_filled_in(engine):
 
 def test_legal_lists_the_player_with_priority_and_names_the_activated_cards_unmodelled(engine):
     legal = engine.legal(BOARD)
-    assert {a.term() for a in legal.permitted} >= {"activate(mf,1,A)", "activate(pot,1,A)", "set_spell_trap(pot)"}
+    assert {a.term() for a in legal.permitted} >= {"activate(mf,1)", "activate(pot,1)", "set_spell_trap(pot)"}
     assert [u.id for u in legal.unmodelled] == ["pot", "mf"]
     assert "not modelled" in legal.unmodelled[0].why
     theirs = engine.legal({**BOARD, "priority": "B"})
-    assert [a.term() for a in theirs.permitted] == ["activate(book,1,B)", "pass"]
+    assert [a.term() for a in theirs.permitted] == ["activate(book,1)", "pass"]      # the player is implicit
+    assert theirs.to_json()["permitted"][0] == {"action": "activate", "card": "book", "effect": 1}
     assert [u.id for u in theirs.unmodelled] == ["book"]
     assert engine.check(BOARD, "activate(ox)").unmodelled == ()      # a monster: forbidden, with its reason
 

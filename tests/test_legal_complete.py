@@ -35,13 +35,12 @@ def _actions(snap: dict) -> list[Action]:
     mine = [m["id"] for m in me.get("monsters", [])]
     theirs = [m["id"] for m in foe.get("monsters", [])]
     out = [Action("enter_battle_phase"), Action("draw"), Action("pass")]
-    actor = snap.get("priority", snap.get("turn_player", "A"))
     for side in (me, foe):
         for key in ("hand", "spells_traps", "monsters", "graveyard"):
             for c in side.get(key, []):
                 ident = c["id"] if isinstance(c, dict) else None
                 if ident is not None:
-                    out += [Action("set_spell_trap", card=ident), Action("activate", card=ident, effect=1, player=actor)]
+                    out += [Action("set_spell_trap", card=ident), Action("activate", card=ident, effect=1)]
     for i in mine:
         out += [Action("change_position", card=i, to=to) for to in ("attack", "defense")]
         out.append(Action("flip_summon", card=i))
