@@ -16,7 +16,8 @@ POSITIONS = ("attack", "defense")
 FACES = ("up", "down")
 
 # action name -> ordered fields: (key, kind), kind in id, ids, position, face, target, player,
-# by (an optional id: the card that enables the Summon; without it, any that works)
+# by (an optional id: the card that enables the Summon; without it, any that works), effect (which of a card's
+# activated effects, from 1), actor (the player who acts; default: the player with priority)
 SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "change_position": (("card", "id"), ("to", "position")),
     "flip_summon": (("card", "id"),),
@@ -32,14 +33,18 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "declare_attack": (("card", "id"), ("target", "target")),
     "enter_battle_phase": (),
     "draw": (),
+    "set_spell_trap": (("card", "id"),),
+    "activate": (("card", "id"), ("effect", "effect"), ("player", "actor")),
+    "pass": (),
 }
 OPTIONAL: dict[tuple[str, str], Any] = {("normal_summon", "tributes"): [], ("set", "tributes"): [],
                                         ("normal_summon_defense", "tributes"): [],
                                         ("special_summon", "player"): None, ("fusion_summon", "by"): None,
-                                        ("ritual_summon", "by"): None}
+                                        ("ritual_summon", "by"): None, ("activate", "effect"): 1,
+                                        ("activate", "player"): None}
 ORDER = list(SIGNATURES)
 _NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "costs": None,
-         "position": None, "target": None, "player": None, "by": None}
+         "position": None, "target": None, "player": None, "by": None, "effect": None}
 _RANK = {name: n for n, name in enumerate(ORDER)}
 
 
@@ -57,11 +62,12 @@ class Action(Record):
     player: str | None = None
     costs: tuple[str, ...] | None = None
     by: str | None = None
+    effect: int | None = None
 
     def __init__(self, action: str, card: str | None = None, to: str | None = None, face: str | None = None,
                  tributes: tuple[str, ...] | None = None, materials: tuple[str, ...] | None = None,
                  position: str | None = None, target: str | None = None, player: str | None = None,
-                 costs: tuple[str, ...] | None = None, by: str | None = None) -> None:
+                 costs: tuple[str, ...] | None = None, by: str | None = None, effect: int | None = None) -> None:
         set_field(self, "action", action)
         set_field(self, "card", card)
         set_field(self, "to", to)
@@ -73,6 +79,7 @@ class Action(Record):
         set_field(self, "player", player)
         set_field(self, "costs", costs)
         set_field(self, "by", by)
+        set_field(self, "effect", effect)
 
     def _signature(self) -> tuple[tuple[str, str], ...]:
         """The action kind's fields; InvalidInput for a kind made by hand that does not exist."""
@@ -96,7 +103,7 @@ class Action(Record):
             value = getattr(self, key)
             if value is None:
                 continue
-            args.append("[" + ",".join(_quote(v) for v in sorted(value)) + "]" if kind == "ids" else _quote(value))
+            args.append("[" + ",".join(_quote(v) for v in sorted(value)) + "]" if kind == "ids" else _quote(str(value)))
         return self.action + (f"({','.join(args)})" if args else "")
 
     def ids(self) -> list[tuple[str, str]]:
@@ -116,12 +123,12 @@ class Action(Record):
         return (_RANK[self.action], self.card or "", self.to or "", self.face or "",
                 "" if t is None else "\x00".join(t), "" if m is None else "\x00".join(m),
                 "" if c is None else "\x00".join(c),
-                self.position or "", self.target or "", self.player or "", self.by or "")
+                self.position or "", self.target or "", self.player or "", self.by or "", self.effect or 0)
 
     @classmethod
     def made(cls, action: str, fields: dict[str, Any]) -> "Action":
         """Action(action=action, **fields), for fields already checked (decoded answers):
-        __init__ sets its eleven fields one call at a time."""
+        __init__ sets its twelve fields one call at a time."""
         obj = object.__new__(cls)
         d = obj.__dict__
         d.update(_NONE)
@@ -173,7 +180,12 @@ def parse_term(text: str) -> dict[str, Any]:
     sig = SIGNATURES[name]
     if len(args) > len(sig):
         raise InvalidInput(Problem("action", f"{name} takes at most {len(sig)} arguments, got {len(args)}"))
-    return {"action": name, **{key: value for (key, _), value in zip(sig, args)}}
+    return {"action": name, **{key: _term_value(kind, value) for (key, kind), value in zip(sig, args)}}
+
+
+def _term_value(kind: str, value: Any) -> Any:
+    """An argument of the term form as the action object has it: an effect number as a number."""
+    return int(value) if kind == "effect" and isinstance(value, str) and value.isdigit() and len(value) <= 6 else value
 
 
 def _term_name(toks: list[tuple[str, str]], text: str) -> str:
@@ -314,6 +326,8 @@ def _default(name: str, key: str) -> Any:
 
 def _field_value(path: str, kind: str, v: Any) -> tuple[Any, Problem | None]:
     """(the field's value, None), or (None, the problem with it)."""
+    if kind == "effect":
+        return _effect_number(path, v)
     if kind == "ids":
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             return None, Problem(path, "expected a list of ids (strings)")
@@ -328,6 +342,13 @@ def _field_value(path: str, kind: str, v: Any) -> tuple[Any, Problem | None]:
         return None, Problem(path, f"must be up or down; got {v!r}")
     if kind in ("id", "by") and v == "direct":
         return None, Problem(path, "'direct' is not a card id")
+    return v, None
+
+
+def _effect_number(path: str, v: Any) -> tuple[Any, Problem | None]:
+    """An effect number, from 1."""
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 99:
+        return None, Problem(path, f"expected the number of one of the card's activated effects (1 to 99), got {v!r}")
     return v, None
 
 

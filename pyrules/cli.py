@@ -241,7 +241,11 @@ def legal(ctx, snapshot, as_json, show_all, readings, cards, rules):
 def check(ctx, snapshot, action, as_json, readings, cards, rules):
     """The verdict on ACTION in SNAPSHOT, with reasons.  Exit 0 permitted, 1 forbidden, 2 invalid.
 
-    ACTION is the term form or a JSON object.
+    ACTION is the term form or a JSON object (docs/snapshots.md#actions): change_position,
+    flip_summon, normal_summon, set, normal_summon_defense, synchro_summon, fusion_summon,
+    ritual_summon, procedure_summon, special_summon, effect_position, declare_attack,
+    enter_battle_phase, draw; set_spell_trap(C), activate(C[,EFFECT[,PLAYER]]) (EFFECT
+    default 1, PLAYER default the player with priority) and pass (docs/activation.md).
 
     \b
     Example:

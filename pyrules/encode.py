@@ -306,6 +306,7 @@ def encode(game: Game, names: NameTable, defaults: dict[str, str], prefix: list[
     for e in game.entries:
         _encode_card(enc, names, e, shared)
     enc.facts += [enc.fact("on_chain", enc.card(ident)) for ident in game.chain]
+    _encode_window(enc, game)
     for k, ev in enumerate(game.events, start=1):
         _encode_event(enc, k, ev)
     for k, eff in enumerate(game.effects, start=1):
@@ -384,8 +385,21 @@ def _place_facts(enc: Encoding, names: NameTable, e: Entry, c: Symbol) -> list[S
     return where
 
 
+def _encode_window(enc: Encoding, game: Game) -> None:
+    """Who may act now (CONTRACT 8): the chain's links, and priority, window and passed where the
+    snapshot departs from their defaults (the turn player, open, false)."""
+    F = enc.fact
+    enc.facts += [F("chain_link", n, enc.card(c), enc.player(p), x) for n, (c, p, x) in enumerate(game.links, start=1)]
+    if game.priority != game.turn_player:
+        enc.facts.append(F("priority", enc.player(game.priority)))
+    if game.window == "event":
+        enc.facts.append(F("window", "event"))
+    if game.passed:
+        enc.facts.append(F("passed"))
+
+
 _EVENT_CARDS = ("card", "target")           # event keys that hold a card id
-_EVENT_FLAGS = ("negated", "replay", "gone")
+_EVENT_FLAGS = ("negated", "replay", "gone", "summoning")
 
 
 def _encode_event(enc: Encoding, k: int, ev: dict) -> None:
@@ -398,6 +412,10 @@ def _encode_event(enc: Encoding, k: int, ev: dict) -> None:
     out += [F(f"event_{flag}", k) for flag in _EVENT_FLAGS if ev.get(flag)]
     if "how" in ev:
         out.append(F("event_how", k, ev["how"]))
+    if ev["event"] == "activate":
+        out.append(F("event_effect", k, ev.get("effect", 1)))
+    if "phase" in ev:
+        out.append(F("event_phase", k, ev["phase"]))
     if "method" in ev:
         out.append(F("event_method", k, ev["method"] if ev["method"] in SPECIAL_SUMMON_METHODS else "other"))
 

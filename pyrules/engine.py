@@ -260,7 +260,10 @@ class Engine:
                              if a[0] == term))
         if act.action == "special_summon" and act.player is None:     # the default, filled in
             act = replace(act, player=enc.game.turn_player)
-        return Verdict(act, permitted, reasons, notes, unmodelled(enc.game))
+        if act.action == "activate" and act.player is None:           # the player with priority (CONTRACT 9)
+            act = replace(act, player=enc.game.priority)
+        activated = (act.card,) if act.action == "activate" and act.card is not None else ()
+        return Verdict(act, permitted, reasons, notes, unmodelled(enc.game, activated))
 
     def legal(self, snapshot: Any, readings: dict[str, str] | None = None, *,
               include_forbidden: bool = False) -> Legal:
@@ -276,14 +279,21 @@ class Engine:
         members = answer_members(enc, atoms)
         keyed: dict[tuple, Action] = {}
         for (t,) in atoms.get("permitted", 1):
-            act = decode_action(enc, t, members)
+            act = _listed(decode_action(enc, t, members))
             keyed[act.sort_key()] = act
         permitted = [keyed[k] for k in sorted(keyed)]
         replay = bool(atoms.get("replay_due", 0))
         forbidden: list[Verdict] = []
         if include_forbidden:
             for s in {a[0] for a in atoms.get("forbidden", 2)}:
-                forbidden.append(Verdict(decode_action(enc, s, members), False,
+                forbidden.append(Verdict(_listed(decode_action(enc, s, members)), False,
                                          reasons_of(enc, atoms, s, self.catalogue.reasons)))
             forbidden.sort(key=lambda v: v.action.sort_key())
-        return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game))
+        activated = [a.card for a in permitted if a.action == "activate" and a.card is not None]
+        return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game, activated))
+
+
+def _listed(act: Action) -> Action:
+    """An action as `legal` lists it: an activation without its player, who is always the player with
+    priority (CONTRACT 9: `player` defaults to that player), as the contract writes activate(mf)."""
+    return replace(act, player=None) if act.action == "activate" else act

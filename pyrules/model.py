@@ -13,7 +13,7 @@ from .cards import CardDB, card_rule_problems
 from .effects import Vocabulary, entry_problems, vocabulary
 from .errors import InvalidInput, Problem
 from .limits import Limits, check_value, parse_yaml, read_file
-from .schema import SNAPSHOT_SCHEMA, retired_key_message, validate
+from .schema import SNAPSHOT_SCHEMA, SUMMON_EVENTS, retired_key_message, validate
 
 # zone key in the snapshot -> zone name in the rules
 ZONES = {"hand": "hand", "extra_deck": "extra_deck", "monsters": "monster_zone",
@@ -61,7 +61,9 @@ class Game:
                  battle_step_given: bool, chain: list[str], readings: dict[str, str], players: list[str],
                  life: dict[str, int], deck: dict[str, int], entries: list[Entry], events: list[dict],
                  attack: dict | None, by_id: dict[str, Entry] | None = None, effects: list[dict] | None = None,
-                 gone_ids: list[str] | None = None, problems: list[Problem] | None = None) -> None:
+                 gone_ids: list[str] | None = None, problems: list[Problem] | None = None,
+                 links: list[tuple[str, str, int]] | None = None, priority: str | None = None,
+                 window: str = "open", passed: bool = False) -> None:
         self.raw = raw
         self.turn = turn
         self.turn_player = turn_player
@@ -80,6 +82,12 @@ class Game:
         self.effects = [] if effects is None else effects          # applied effects (CONTRACT 6), checked
         self.gone_ids = [] if gone_ids is None else gone_ids
         self.problems = [] if problems is None else problems      # only with collect=True: see parse_snapshot
+        # CONTRACT 8: the chain's links (card id, player, effect), link 1 first; who may act; the window
+        self.links = [(c, entry.player if (entry := self.by_id.get(c)) else turn_player, 1) for c in chain] \
+            if links is None else links
+        self.priority = turn_player if priority is None else priority
+        self.window = window
+        self.passed = passed
 
 
 def read_text(text: str, origin: str = "snapshot", limits: Limits | None = None) -> Any:
@@ -187,7 +195,12 @@ class _Normaliser:
             if e.equipped_to is not None and not self.ref(e.equipped_to, f"{e.path}.equipped_to"):
                 e.equipped_to = None
             self._equipped_turn(e)
-        chain = [c for n, c in enumerate(_list(raw.get("chain"))) if self.ref(c, f"chain[{n}]")]
+        links = self._links(players)
+        chain = [c for c, _, _ in links]
+        priority = raw.get("priority", turn_player)
+        if players and priority not in players:
+            self.bad("priority", f"{priority!r} is not one of the players ({', '.join(players)})")
+            priority = turn_player
         events, gone_ids = self._events(players)
         effects = [eff for n, eff in enumerate(_list(raw.get("effects"))) if self._effect(eff, f"effects[{n}]", players)]
         attack = self._attack(raw.get("attack"))
@@ -200,7 +213,27 @@ class _Normaliser:
                     life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
                     deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
                     entries=entries, events=events, attack=attack, by_id=self.by_id, gone_ids=gone_ids,
-                    effects=effects)
+                    effects=effects, links=links, priority=priority, window=raw.get("window", "open"),
+                    passed=raw.get("passed", False) is True)
+
+    def _links(self, players: list[str]) -> list[tuple[str, str, int]]:
+        """The chain's links (card id, player, effect) that name a card of the snapshot: a bare id
+        (v1) is the card's controller's effect 1."""
+        links = []
+        for n, link in enumerate(_list(self.raw.get("chain"))):
+            path = f"chain[{n}]"
+            if isinstance(link, str):
+                if self.ref(link, path):
+                    links.append((link, self.by_id[link].player, 1))
+                continue
+            if not isinstance(link, dict) or not self.ref(link["card"], f"{path}.card"):
+                continue
+            player = link.get("player", self.by_id[link["card"]].player)
+            if player not in players:
+                self.bad(f"{path}.player", f"{player!r} is not one of the players ({', '.join(players)})")
+                continue
+            links.append((link["card"], player, link.get("effect", 1)))
+        return links
 
     def _equipped_turn(self, e: Entry) -> None:
         """An equipped_turn belongs to an equipped card (that it is not after the snapshot's
@@ -234,14 +267,17 @@ class _Normaliser:
 
     def _entry(self, p: str, key: str, zone: str, n: int, item: Any, players: list[str]) -> Entry:
         path = f"players.{p}.{key}" + ("" if key == "field_spell" else f"[{n}]")
+        card_path = f"{path}.card"
         if isinstance(item, str):
             item = {"id": f"{p}.{key}.{n + 1}", "card": item}
+            if key not in BARE_NAME_ZONES:      # (the schema refuses it: a name where an entry goes)
+                card_path = path
         owner = item.get("owner", p)
         if owner not in players:
             self.bad(f"{path}.owner", f"{owner!r} is not one of the players")
             owner = p
         return Entry(
-            id=item["id"], card=self.card(item["card"], f"{path}.card"), player=p, zone=zone,
+            id=item["id"], card=self.card(item["card"], card_path), player=p, zone=zone,
             slot=n, path=path, owner=owner, position=item.get("position"),
             face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
             equipped_to=item.get("equipped_to"), equipped_turn=item.get("equipped_turn"), properly_summoned=item.get("properly_summoned", False),
@@ -295,7 +331,7 @@ class _Normaliser:
     def _event_problems(self, ev: dict, path: str, players: list[str]) -> list[tuple[str, str]]:
         """The problems of one event (reported), and the (key, id) pairs it names."""
         kind = ev["event"]
-        if kind != "draw" and "card" not in ev:
+        if kind not in ("draw", "enter_phase") and "card" not in ev:
             self.bad(f"{path}.card", "is required")
         need = self._EVENT_NEEDS.get(kind)
         if need and need[0] not in ev:
@@ -303,6 +339,13 @@ class _Normaliser:
         for key in ("player", "to"):
             if key in ev and ev[key] not in players:
                 self.bad(f"{path}.{key}", f"{ev[key]!r} is not one of the players")
+        if ev.get("summoning") and kind not in SUMMON_EVENTS:
+            self.bad(f"{path}.summoning", f"only a Summon event ({', '.join(SUMMON_EVENTS)}) is being performed")
+        if kind == "enter_phase" and "phase" not in ev:
+            self.bad(f"{path}.phase", "is required for an enter_phase (the phase entered)")
+        for key in ("effect", "phase"):
+            if key in ev and kind != ("activate" if key == "effect" else "enter_phase"):
+                self.bad(f"{path}.{key}", f"belongs to an {'activate' if key == 'effect' else 'enter_phase'} event")
         ids = [(key, ev[key]) for key in ("card", "target") if key in ev]
         ids += [(f"tributes[{i}]", t) for i, t in enumerate(_list(ev.get("tributes")))]
         for key, value in ids:

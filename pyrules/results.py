@@ -8,6 +8,7 @@ rule-relevant text no effect models).  Their sentences are written in pyrules/se
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from clingo import Symbol, SymbolType
@@ -167,10 +168,27 @@ class Legal(Record):
 
 
 # ---- the results read from an answer (Engine.read_verdict, Engine.read_legal) ---------------
-def unmodelled(game: Game) -> tuple[Unmodelled, ...]:
-    """The snapshot's cards, in snapshot order, whose definition says `unmodelled`."""
-    return tuple(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]) for e in game.entries
-                 if e.card.get("unmodelled"))
+ACTIVATION_UNMODELLED = ("its own activation conditions (the event it answers, its targets, costs, a text that lets it "
+                         "be activated in the Damage Step) are not modelled yet, nor other cards' locks on activations "
+                         "outside the effect vocabulary (\"Jinzo\", \"Royal Decree\"): judged by the rules every card "
+                         "of its kind follows (spell speed, windows, where from, the turn it was Set)")
+"""Why a Spell or Trap Card whose activation an answer judges is unmodelled.  pyrules keeps no card text,
+so the per-kind default is taken: every Spell and Trap Card is assumed to have an activation condition in its
+text (a card without one, "Waboku", is listed too: over-reported, never missed)."""
+
+
+def unmodelled(game: Game, activated: Iterable[str] = ()) -> tuple[Unmodelled, ...]:
+    """The snapshot's cards, in snapshot order, whose definition says `unmodelled`, and the Spell and Trap
+    Cards among `activated` (the cards whose activation the answer permits or judges:
+    ACTIVATION_UNMODELLED)."""
+    activated = set(activated)
+    out = []
+    for e in game.entries:
+        if e.card.get("unmodelled"):
+            out.append(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]))
+        elif e.id in activated and e.card.get("kind") in ("spell", "trap"):
+            out.append(Unmodelled(e.id, e.card["name"], ACTIVATION_UNMODELLED))
+    return tuple(out)
 
 
 def reasons_of(enc: Encoding, atoms: Answer, term: Symbol, catalogue: dict[str, tuple[str, str]]

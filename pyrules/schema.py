@@ -20,7 +20,9 @@ PHASE_NAMES = {"draw": "Draw Phase", "standby": "Standby Phase", "main1": "Main 
 PHASES = list(PHASE_NAMES)
 BATTLE_STEPS = ["start", "battle", "damage", "end"]
 EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
-          "attack", "draw", "battle_by_effect", "returned", "control_change"]
+          "attack", "draw", "battle_by_effect", "returned", "control_change", "set_spell_trap", "activate",
+          "enter_phase"]
+SUMMON_EVENTS = ("normal_summon", "flip_summon", "special_summon")     # may carry summoning: true (CONTRACT 8)
 SPECIAL_SUMMON_METHODS = ["synchro", "fusion", "ritual", "procedure", "revive", "effect", "other"]
 
 _str = {"type": "string"}
@@ -146,8 +148,17 @@ _event = {
         "method": _str,
         "to": _str,
         "gone": {"type": "boolean"},
+        "effect": {"type": "integer", "minimum": 1, "maximum": 99,
+                   "description": "activate: which of the card's activated effects (default 1)"},
+        "phase": {"enum": PHASES, "description": "enter_phase: the phase the turn entered"},
+        "summoning": {"type": "boolean", "description": "a Summon being performed, not yet successful (CONTRACT 8)"},
     },
 }
+_link = {"anyOf": [_id, {
+    "type": "object", "required": ["card"], "additionalProperties": False,
+    "properties": {"card": _id, "player": {**_str, "description": "who activated it (default: the card's controller)"},
+                   "effect": {"type": "integer", "minimum": 1, "maximum": 99,
+                              "description": "which of the card's activated effects (default 1)"}}}]}
 
 SNAPSHOT_SCHEMA: dict[str, Any] = {
     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -162,7 +173,12 @@ SNAPSHOT_SCHEMA: dict[str, Any] = {
         "turn_player": _str,
         "phase": {"enum": PHASES},
         "battle_step": {"enum": BATTLE_STEPS},
-        "chain": {"type": "array", "items": _id},
+        "chain": {"type": "array", "items": _link,
+                  "description": "the chain being built, link 1 first: {card, player, effect} or a bare id (CONTRACT 8)"},
+        "priority": {**_str, "description": "the player who may act now (default: the turn player)"},
+        "window": {"enum": ["open", "event"],
+                   "description": "open (default) or event: the last this_turn event has just happened (CONTRACT 8)"},
+        "passed": {"type": "boolean", "description": "the other player has just passed in this window"},
         "readings": {"type": "object", "additionalProperties": {"type": ["string", "boolean"]}},
         "players": {"type": "object", "additionalProperties": _player},
         "this_turn": {"type": "array", "items": _event},

@@ -300,7 +300,7 @@ def _slug(name: str) -> str:
 
 
 _EVENT_KEYS = (("card", "card"), ("player", "player"), ("how", "const"), ("target", "target"),
-               ("method", "const"), ("to", "player"))      # event key, what its atom's value is
+               ("method", "const"), ("to", "player"), ("phase", "const"))      # event key, what its atom's value is
 
 
 class _AnswerReader:
@@ -383,9 +383,28 @@ class _AnswerReader:
         tributes = sorted(self.card_id[a[1].number] for a in self.all("event_tribute") if a[0].number == k)
         if tributes:
             ev["tributes"] = tributes
-        ev.update({flag: True for flag in ("negated", "replay")
+        ev.update({flag: True for flag in ("negated", "replay", "summoning")
                    if any(a[0].number == k for a in self.all(f"event_{flag}"))})
         return ev
+
+    def window(self) -> dict[str, Any]:
+        """The snapshot's keys of CONTRACT 8: the chain's links (a bare id where the card's controller
+        activated it), priority, window and passed, where they depart from the defaults."""
+        out: dict[str, Any] = {}
+        where = {a[0].number: a[1].number for a in self.all("zone")}
+        links = []
+        for _, card, player in sorted((a[0].number, a[1].number, a[2].number) for a in self.all("chain_link")):
+            ident = self.card_id[card]
+            links.append(ident if where.get(card) == player else {"card": ident, "player": PLAYER_KEYS[player]})
+        if links:
+            out["chain"] = links
+        if self.all("priority"):
+            out["priority"] = PLAYER_KEYS[self.one("priority")[0].number]
+        if self.all("window"):
+            out["window"] = "event"
+        if "passed" in self.by:
+            out["passed"] = True
+        return out
 
     def applied(self, choices: dict[Symbol, tuple[dict, str]]) -> list[dict]:
         """The snapshot's applied effects (choices: effect term -> (entry, about)), on their cards or player."""
@@ -644,9 +663,7 @@ class Searcher:
                                 "phase": r.one("phase")[0].name}
         if "battle_step" in r.by:
             snap["battle_step"] = r.one("battle_step")[0].name
-        chain = sorted(r.card_id[a[0].number] for a in r.all("on_chain"))
-        if chain:
-            snap["chain"] = chain
+        snap.update(r.window())
         snap["players"] = r.players()
         events = [r.event(k, kind) for k, kind in sorted((a[0].number, a[1].name) for a in r.all("event"))]
         if events:
@@ -772,7 +789,8 @@ class Searcher:
 
 _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
     ("gen_card", 2), ("zone", 3), ("slot", 2), ("owner", 2), ("position", 2), ("face", 2),
-    ("properly_summoned", 1), ("on_chain", 1), ("turn", 1), ("phase", 1), ("battle_step", 1),
+    ("properly_summoned", 1), ("chain_link", 4), ("priority", 1), ("window", 1), ("passed", 0),
+    ("event_summoning", 1), ("event_phase", 2), ("turn", 1), ("phase", 1), ("battle_step", 1),
     ("deck_size", 2), ("event", 2), ("event_card", 2), ("event_player", 2), ("event_how", 2),
     ("event_target", 2), ("event_negated", 1), ("event_replay", 1), ("event_method", 2), ("event_to", 2),
     ("event_tribute", 2), ("attack_attacker", 1), ("attack_target", 1), ("target_at_declaration", 1),
@@ -849,8 +867,12 @@ def _side_lines(key: str, side: dict) -> list[str]:
 def board_lines(snap: dict) -> list[str]:
     """A snapshot as a few lines of plain text."""
     step = f', {snap["battle_step"]} step' if "battle_step" in snap else ""
+    links = [c if isinstance(c, str) else f'{c["card"]} (by {c.get("player", "?")})' for c in snap.get("chain") or ()]
+    who = (f'; {snap["priority"]} has priority' if "priority" in snap else "") + \
+        ("; the last event's window is open" if snap.get("window") == "event" else "") + \
+        ("; the other player has just passed" if snap.get("passed") else "")
     out = [f'Turn {snap.get("turn", 3)}, {snap.get("turn_player", "A")}\'s {PHASE_NAMES[snap.get("phase", "main1")]}{step}'
-           + (f'; on the chain: {", ".join(snap["chain"])}' if snap.get("chain") else "; no chain")]
+           + (f'; on the chain: {", ".join(links)}' if links else "; no chain") + who]
     for key, side in snap.get("players", {}).items():
         out += _side_lines(key, side)
     events = snap.get("this_turn") or []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clingo import Function, Symbol, SymbolType
+from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import SIGNATURES, Action
 from .encode import Encoding, const
@@ -60,22 +60,26 @@ def action_term(enc: Encoding, action: Action, facts: list[Symbol]) -> Symbol:
         problems.append(Problem("action.player", f"{action.player!r} is not one of the players"))
     if problems:
         raise InvalidInput(problems)
-    args: list[Symbol] = []
-    for key, kind in SIGNATURES[action.action]:
-        value = getattr(action, key)
-        if kind in ("id", "target"):
-            args.append(enc.card(value))
-        elif kind == "by":                # the enabling card, or none: any that works
-            args.append(const("none") if value is None else enc.card(value))
-        elif kind == "ids":
-            for ident in value:
-                facts.append(enc.fact("member", const("q"), enc.card(ident)))
-            args.append(const("q"))
-        elif kind == "player":
-            args.append(enc.player(value if value is not None else enc.game.turn_player))
-        else:
-            args.append(const(value))
+    args = [_argument(enc, kind, getattr(action, key), facts) for key, kind in SIGNATURES[action.action]]
     return Function(action.action, args) if args else const(action.action)
+
+
+def _argument(enc: Encoding, kind: str, value: Any, facts: list[Symbol]) -> Symbol:
+    """One argument of an action's term (a set's cards go into `facts` as member(q, C))."""
+    if kind in ("id", "target"):
+        return enc.card(value)
+    if kind == "by":                      # the enabling card, or none: any that works
+        return const("none") if value is None else enc.card(value)
+    if kind == "ids":
+        facts += [enc.fact("member", const("q"), enc.card(ident)) for ident in value]
+        return const("q")
+    if kind == "player":
+        return enc.player(value if value is not None else enc.game.turn_player)
+    if kind == "actor":                   # default: the player with priority (CONTRACT 9)
+        return enc.player(value if value is not None else enc.game.priority)
+    if kind == "effect":
+        return Number(value)
+    return const(value)
 
 def decode_action(enc: Encoding, term: Symbol, members: dict[Any, list[str]]) -> Action:
     """The Action of an action term; `members` maps the set terms that are not lists (symbol_key)
@@ -93,7 +97,7 @@ def decode_action(enc: Encoding, term: Symbol, members: dict[Any, list[str]]) ->
             out[key] = enc.card_id[v]
         elif kind == "by":
             pass
-        elif kind == "player":
+        elif kind in ("player", "actor"):
             out[key] = enc.player_key[v]
         else:
             out[key] = v
@@ -109,7 +113,7 @@ def members(enc: Encoding, atoms: Answer) -> dict[Any, list[str]]:
 
 
 def subject_path(enc: Encoding, subject: Symbol) -> str:
-    """The snapshot field an invalid/2 atom's subject names (card(I), side(P,Z), snapshot(F), set_for(...))."""
+    """The snapshot field an invalid/2 atom's subject names (card(I), side(P,Z), snapshot(F), link(N), event(K), set_for(...))."""
     a = subject.arguments
     if subject.name == "card":
         ident = enc.card_id.get(a[0].number, f"#{a[0].number}")
@@ -119,6 +123,10 @@ def subject_path(enc: Encoding, subject: Symbol) -> str:
         return f"players.{enc.player_key[a[0].number]}.{ZONE_KEYS.get(a[1].name, a[1].name)}"
     if subject.name == "snapshot":
         return a[0].name
+    if subject.name == "link":                    # a chain link, from 1
+        return f"chain[{a[0].number - 1}]"
+    if subject.name == "event":                   # an event of this_turn, from 1
+        return enc.game.events[a[0].number - 1].get("path", f"this_turn[{a[0].number - 1}]")
     if subject.name == "set_for" and a[0].arguments and a[0].arguments[0].type == SymbolType.Number:
         return subject_path(enc, Function("card", [a[0].arguments[0]]))   # a purpose names its card first
     return str(subject)

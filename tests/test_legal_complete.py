@@ -29,11 +29,18 @@ def engine():
 
 def _actions(snap: dict) -> list[Action]:
     """Every position change, Flip Summon, Normal Summon and Set (with 0-2 Tributes), attack
-    declaration, Battle Phase entry and draw on the snapshot's cards."""
+    declaration, Battle Phase entry and draw on the snapshot's cards; every Spell/Trap Set and
+    activation (effect 1) of a card of either player by the player with priority, and pass."""
     me, foe = snap["players"]["A"], snap["players"]["B"]
     mine = [m["id"] for m in me.get("monsters", [])]
     theirs = [m["id"] for m in foe.get("monsters", [])]
-    out = [Action("enter_battle_phase"), Action("draw")]
+    out = [Action("enter_battle_phase"), Action("draw"), Action("pass")]
+    for side in (me, foe):
+        for key in ("hand", "spells_traps", "monsters", "graveyard"):
+            for c in side.get(key, []):
+                ident = c["id"] if isinstance(c, dict) else None
+                if ident is not None:
+                    out += [Action("set_spell_trap", card=ident), Action("activate", card=ident, effect=1)]
     for i in mine:
         out += [Action("change_position", card=i, to=to) for to in ("attack", "defense")]
         out.append(Action("flip_summon", card=i))
@@ -89,7 +96,34 @@ def light_board(phase: str, face: str) -> dict:
     return snap
 
 
-@pytest.mark.parametrize("snap", [*_boards(), *(pytest.param(tribute_effects_board(ph), id=f"tribute-effects-{ph}")
+def activation_board(phase: str, priority: str = "A", window: str = "open", chain: tuple = ()) -> dict:
+    """Spells and Traps of every speed in the hand and Set on both sides (one Set this turn), with
+    priority, window and chain as given (CONTRACT 8, 9)."""
+    snap = main_phase_board({"event": "normal_summon", "card": "ox"}, {"event": "set_spell_trap", "card": "new"})
+    snap["phase"], snap["priority"], snap["window"] = phase, priority, window
+    if phase == "battle":
+        snap["battle_step"] = "damage" if chain else "battle"
+    snap["chain"] = list(chain)
+    a, b = snap["players"]["A"], snap["players"]["B"]
+    a["hand"] += [{"id": "pot", "card": "Pot of Greed"}, {"id": "mst", "card": "Mystical Space Typhoon"},
+                  {"id": "hole", "card": "Trap Hole"}, {"id": "fissure", "card": "Fissure"}]
+    a["spells_traps"] = [{"id": "mf", "card": "Mirror Force", "face": "down"},
+                         {"id": "new", "card": "Magic Cylinder", "face": "down", "set_turn": 3},
+                         {"id": "jam", "card": "Magic Jammer", "face": "up" if chain else "down"}]
+    b["hand"] = [{"id": "bmst", "card": "Mystical Space Typhoon"}]
+    b["spells_traps"] = [{"id": "sj", "card": "Solemn Judgment", "face": "down"},
+                         {"id": "book", "card": "Book of Moon", "face": "down"}]
+    return snap
+
+
+_ACTIVATION_BOARDS = [pytest.param(activation_board(ph, pr, w, ch), id=f"activation-{ph}-{pr}-{w}-{len(ch)}")
+                      for ph, pr, w, ch in (("main1", "A", "open", ()), ("main1", "B", "open", ()),
+                                            ("main1", "A", "event", ()), ("main1", "B", "event", ()),
+                                            ("battle", "B", "open", ()), ("battle", "B", "open", ("jam",)),
+                                            ("main2", "B", "open", ("jam",)), ("end", "A", "open", ()))]
+
+
+@pytest.mark.parametrize("snap", [*_boards(), *_ACTIVATION_BOARDS, *(pytest.param(tribute_effects_board(ph), id=f"tribute-effects-{ph}")
                                                 for ph in ("main1", "battle")),
                                   *(pytest.param(light_board(ph, face), id=f"light-{face}-{ph}")
                                     for ph in ("main1", "battle") for face in ("up", "down"))])

@@ -166,6 +166,19 @@ def test_cards_option(engine):
         parse_card_names("Battle Ox,Nonexistent Card", engine.cards)
 
 
+def test_summon_priority_counterexample(engine, searcher):
+    """The reading summon_priority (CONTRACT 8): a spell speed 1 card right after the turn player's own
+    Summon, forbidden under withdrawn (the default) and permitted under goat."""
+    res = searcher.diff("summon_priority")
+    cx = res.found[0]
+    assert cx.action is not None and cx.action.action == "activate"
+    assert cx.snapshot.get("window") == "event"
+    assert cx.snapshot["this_turn"][-1]["event"] in ("normal_summon", "flip_summon", "special_summon")
+    assert cx.worlds["withdrawn"]["model"] == (False, ("speed_1_needs_open_state",))
+    assert cx.worlds["goat"]["model"][0] is True
+    assert_round_trip(engine, cx)
+
+
 # ---- verify ------------------------------------------------------------------------
 def test_shipped_properties_hold(searcher, shipped):
     props = searcher.properties()
@@ -231,6 +244,9 @@ MUTATIONS = [
     ("summons.lp", "forbidden(normal_summon(I,S), normal_summons_used_up", "normal_summons_left_respected"),
     ("summons.lp", "forbidden(normal_summon_defense(I,S),R,E) :-", "defense_normal_summon_as_normal_summon"),
     ("battle.lp", "forbidden(declare_attack(I,T), another_monster_attacks_alone", "sole_attacker_attacks_alone"),
+    ("activation.lp", "forbidden(activate(C,X,P), speed_1_needs_open_state", "speed_1_only_on_empty_chain"),
+    ("activation.lp", "forbidden(activate(C,X,P), set_this_turn", "no_trap_the_turn_it_was_set"),
+    ("activation.lp", "forbidden(activate(C,X,P), speed_below_last_link", "only_counter_traps_answer_counter_traps"),
 ]
 
 
