@@ -42,6 +42,85 @@ OPTIONAL: dict[tuple[str, str], Any] = {("normal_summon", "tributes"): [], ("set
                                         ("special_summon", "player"): None, ("fusion_summon", "by"): None,
                                         ("ritual_summon", "by"): None, ("activate", "effect"): 1,
                                         ("activate", "player"): None}
+# action name -> (what it asks, one example in the term form).  With SIGNATURES and OPTIONAL the one
+# description of the actions: `pyrules actions` and docs/reference/actions.md are made from them (catalogue()).
+ABOUT: dict[str, tuple[str, str]] = {
+    "change_position": ("a manual change of a face-up monster's battle position", "change_position(ox,defense)"),
+    "flip_summon": ("a Flip Summon", "flip_summon(bug)"),
+    "normal_summon": ("a Normal or Tribute Summon", "normal_summon(skull,[ox])"),
+    "set": ("a Normal or Tribute Set", "set(skull,[ox])"),
+    "normal_summon_defense": ("ours: the face-up Defense Position Normal Summon that replaces a Set under "
+                              "\"Light of Intervention\" (docs/summons.md)", "normal_summon_defense(skull,[ox])"),
+    "synchro_summon": ("a Synchro Summon", "synchro_summon(jw,[js,pike],attack)"),
+    "fusion_summon": ("a Fusion Summon, by the \"Polymerization\" or \"Fusion Gate\" `by` names (left out: any "
+                      "that works)", "fusion_summon(dp,[dm,bb],attack,poly)"),
+    "ritual_summon": ("a Ritual Summon, by the Ritual Spell `by` names (left out: any that works)",
+                      "ritual_summon(bls,[ox,faith],attack,blr)"),
+    "procedure_summon": ("a Special Summon by the card's own printed procedure", "procedure_summon(cs,[dm,faith],attack)"),
+    "special_summon": ("could a generic effect (\"Monster Reborn\") Special Summon this card from where it is, to "
+                       "`player`'s side (only `check` answers it)", "special_summon(dp,attack)"),
+    "effect_position": ("could a card effect put the monster in that position (only `check` answers it)",
+                        "effect_position(ox,defense,down)"),
+    "declare_attack": ("an attack declaration (`target` a card id or `direct`); during an attack, what a replay "
+                       "allows", "declare_attack(ox,skull)"),
+    "enter_battle_phase": ("entering the Battle Phase", "enter_battle_phase"),
+    "draw": ("the turn player's normal draw in the Draw Phase", "draw"),
+    "set_spell_trap": ("Set a Spell or Trap Card from the hand (a Field Spell in the Field Zone)", "set_spell_trap(mf)"),
+    "activate": ("activate a Spell or Trap Card from the hand or Set (docs/activation.md); `legal` lists it without "
+                 "`player`, `check` reports the player filled in", "activate(mf,1,B)"),
+    "pass": ("the player with priority does not respond", "pass"),
+}
+# an argument's kind -> what it is; and, for an optional argument whose default is None, what leaving it out means
+KINDS: dict[str, str] = {"id": "a card id", "ids": "a list of card ids, in any order", "position": "attack or defense",
+                         "face": "up or down", "target": "a card id, or direct", "player": "a player (A or B)",
+                         "by": "the id of the card that enables the Summon",
+                         "effect": "which of the card's activated effects, from 1", "actor": "the player who acts"}
+UNSET: dict[str, str] = {"by": "any card that works", "player": "the turn player",
+                         "actor": "the player with priority"}
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every action, in ORDER: its term form, JSON form, arguments (each with its kind, whether it
+    is required, its default), what it asks and one example (term and JSON)."""
+    out = []
+    for name in ORDER:
+        asks, example = ABOUT[name]
+        args = [{"key": key, "kind": kind, "is": KINDS[kind], "required": (name, key) not in OPTIONAL,
+                 **({"default": _copy(OPTIONAL[(name, key)]), "left_out": _left_out(name, key, kind)}
+                    if (name, key) in OPTIONAL else {})} for key, kind in SIGNATURES[name]]
+        out.append({"action": name, "term": _term_form(name), "json": _json_form(name), "arguments": args,
+                    "asks": asks, "example": example, "example_json": parse_action(example).to_json()})
+    return out
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
+
+
+def _left_out(name: str, key: str, kind: str) -> str:
+    default = OPTIONAL[(name, key)]
+    return UNSET[kind] if default is None else "[]" if default == [] else str(default)
+
+
+def _placeholder(key: str, kind: str) -> str:
+    return f"[{key.upper()}...]" if kind == "ids" else key.upper()
+
+
+def _term_form(name: str) -> str:
+    """normal_summon(CARD[,[TRIBUTES...]]): the arguments in order, the optional ones in [,...]."""
+    sig = SIGNATURES[name]
+    if not sig:
+        return name
+    required = [_placeholder(k, kind) for k, kind in sig if (name, k) not in OPTIONAL]
+    optional = [_placeholder(k, kind) for k, kind in sig if (name, k) in OPTIONAL]
+    return f"{name}({','.join(required)}" + "".join(f"[,{o}" for o in optional) + "]" * len(optional) + ")"
+
+
+def _json_form(name: str) -> str:
+    """{"action": "normal_summon", "card": CARD, "tributes": [TRIBUTES...]} (optional keys may be left out)."""
+    return "{" + ", ".join([f'"action": "{name}"', *(f'"{k}": {_placeholder(k, kind)}' for k, kind in SIGNATURES[name])]) + "}"
+
+
 ORDER = list(SIGNATURES)
 _NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "costs": None,
          "position": None, "target": None, "player": None, "by": None, "effect": None}

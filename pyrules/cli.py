@@ -263,6 +263,29 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
 
 
 @main.command()
+@json_option
+def actions(as_json):
+    """List every action: its term form and JSON form, its arguments with their defaults, what
+    it asks, and one example (pyrules/actions.py; docs/reference/actions.md).
+
+    Cards are named by their ids in the snapshot; a card given by name only gets the id
+    <player>.<zone key>.<n>, n counting from 1 (A.hand.1), while the field paths of
+    problems count list entries from 0 (players.A.hand[0]): docs/snapshots.md#ids.
+
+    \b
+    Example:
+        pyrules actions
+        pyrules actions --json
+    """
+    from .actions import catalogue
+    if as_json:
+        click.echo(json.dumps(catalogue(), indent=2))
+        return
+    from .render import print_actions
+    print_actions(catalogue())
+
+
+@main.command()
 @click.option("--card", "only_card", is_flag=True, help="Print the card schema instead.")
 @click.option("--all", "both", is_flag=True, help='Print both, as {"snapshot": ..., "card": ...} (not itself a schema).')
 def schema(only_card, both):

@@ -6,6 +6,7 @@ snapshot into facts, asks clingo once per query and reads the answer atoms.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
@@ -48,6 +49,11 @@ def _zone_entries(k: str, statements: Statements) -> object:
     return made
 
 
+def _path_text(path: str | os.PathLike) -> str:
+    """A path given as a str or any os.PathLike (not only pathlib.Path), as text."""
+    return os.fsdecode(os.fspath(path))
+
+
 class Engine:
     """Judges snapshots.  Create one and reuse it: the rules are read and parsed once.
 
@@ -56,11 +62,11 @@ class Engine:
     False
     """
 
-    def __init__(self, rules: str | Path | None = None, cards: str | Path | CardDB | None = None,
+    def __init__(self, rules: str | os.PathLike | None = None, cards: str | os.PathLike | CardDB | None = None,
                  *, extra_cards: bool = True, limits: Limits | dict | None = None):
-        self.rules_dir = Path(rules) if rules is not None else rules_dir()
+        self.rules_dir = Path(_path_text(rules)) if rules is not None else rules_dir()
         self.config: dict[str, Any] = {"rules": str(self.rules_dir),          # what a worker process needs
-                       "cards": None if cards is None or isinstance(cards, CardDB) else str(cards),
+                       "cards": None if cards is None or isinstance(cards, CardDB) else _path_text(cards),
                        "extra_cards": extra_cards}
         # the caps on each input (pyrules/limits.py): given, or the defaults and PYRULES_MAX_*
         self.limits = Limits(**limits) if isinstance(limits, dict) else limits or Limits.from_env()
@@ -97,7 +103,7 @@ class Engine:
         db = CardDB.bundled()
         if cards is not None:
             from .importers import load_card_pool   # optional import paths (cdb, json, yaml)
-            pool = load_card_pool(cards, voc)
+            pool = load_card_pool(_path_text(cards), voc)
             if not extra:
                 db = CardDB()
             db.update(pool)
@@ -246,7 +252,7 @@ class Engine:
         """legal() of every snapshot, in order; a snapshot that cannot be judged gives its
         InvalidInput in its place (nothing is raised).  Snapshots are grounded together in
         chunks; workers > 1 uses that many processes (snapshots must then be plain data).
-        Each snapshot is what legal() takes: a dict, YAML/JSON text or a Path."""
+        Each snapshot is what legal() takes: a dict, YAML/JSON text or a path (os.PathLike)."""
         from .batch import run
         return list(run(snapshots, engine=self, engine_factory=type(self), engine_config=self.config,
                         readings=readings, workers=workers, lines=False))

@@ -6,7 +6,7 @@ Position, ...) are checked once, in ASP (rules/validity.lp), by the engine.
 """
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import Any
 
 from .cards import CardDB, card_rule_problems
@@ -101,11 +101,26 @@ def read_source(source: Any, limits: Limits | None = None) -> Any:
     if isinstance(source, dict):
         check_value(source, limits)    # read only: normalisation builds new objects and never mutates it
         return source
-    if isinstance(source, Path):
-        return read_text(read_file(source, limits, str(source)), str(source), limits)
+    if isinstance(source, os.PathLike):   # pathlib.Path or any other path object
+        name = os.fspath(source)
+        name = name if isinstance(name, str) else os.fsdecode(name)
+        return read_text(read_file(name, limits, name), name, limits)
     if isinstance(source, str):
         return read_text(source, "snapshot", limits)
     raise InvalidInput(Problem("snapshot", f"expected a mapping, a path or text, got {type(source).__name__}"))
+
+
+def _file_name_hint(source: Any) -> str:
+    """A hint when a one-line str that is no mapping was given, such as "snap.yaml": a str is
+    always read as YAML/JSON text, never as a file name (that would change what a str means)."""
+    if not isinstance(source, str) or "\n" in source.strip() or not source.strip():
+        return ""
+    return (f"; the text {_clip(source.strip())!r} was read as YAML/JSON text: a str is always the snapshot's "
+            "text, so pass a file as a pathlib.Path (Path('snap.yaml'))")
+
+
+def _clip(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 class OptionReadings(dict):
@@ -134,7 +149,8 @@ def parse_snapshot(source: Any, cards: CardDB, known_readings: dict[str, list[st
                                                f"{{'first_turn_draw': True}}; got {type(reading_overrides).__name__}"))
     raw = read_source(source, limits)
     if not isinstance(raw, dict):
-        raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"))
+        raise InvalidInput(Problem("snapshot", "a snapshot is a mapping with at least the key 'snapshot'"
+                                               + _file_name_hint(source)))
     problems = [Problem(p, retired_key_message(p, m)) for p, m in validate(raw, SNAPSHOT_SCHEMA, SNAPSHOT_SCHEMA)]
     normaliser = _Normaliser(raw, cards, known_readings, reading_overrides or {}, voc or vocabulary())
     if problems:

@@ -146,6 +146,26 @@ def effects_page(folder: Path) -> str:
                  "an entry may add.", body)
 
 
+# ---- the actions ---------------------------------------------------------------------------
+def actions_page() -> str:
+    """docs/reference/actions.md: every action of pyrules/actions.py (what `pyrules actions` prints)."""
+    from .actions import catalogue
+    from .render import argument_text
+    items = catalogue()
+    body = []
+    for a in items:
+        rows = [[f"`{arg['key']}`", argument_text(arg)] for arg in a["arguments"]]
+        body += [f"## {a['action']}", "", a["asks"][:1].upper() + a["asks"][1:] + ".", "",
+                 f"- term form: `{a['term']}`", f"- JSON form: `{a['json']}`",
+                 f"- example: `{a['example']}`, that is `{json.dumps(a['example_json'])}`", ""]
+        body += [*_table(["argument", "what it is"], rows), ""] if rows else ["No arguments.", ""]
+    return _page("Actions", "pyrules/actions.py",
+                 f"Every action a snapshot can be asked about ({len(items)}), in the order `legal` lists them, "
+                 "as `pyrules actions` prints them: the term form (optional arguments in `[,...]`), the JSON "
+                 "form, the arguments and their defaults, what it asks, one example. Cards are named by id "
+                 "([Snapshots](../snapshots.md#ids)).", body)
+
+
 # ---- the command line -------------------------------------------------------------------
 def _helps(command: click.Command, name: str, parent: click.Context | None = None) -> Iterator[tuple[str, str]]:
     """(the command's full name, its --help) for the command and, depth first in click's order,
@@ -190,7 +210,8 @@ def pages(command: click.Command, rules: Path | None = None) -> dict[str, str]:
     rules) and the command group `command` (pyrules.cli.main)."""
     folder = Path(rules) if rules is not None else rules_dir()
     return {"predicates.md": predicates_page(folder), "reasons.md": reasons_page(folder),
-            "readings.md": readings_page(folder), "effects.md": effects_page(folder), "cli.md": cli_page(command),
+            "readings.md": readings_page(folder), "effects.md": effects_page(folder),
+            "actions.md": actions_page(), "cli.md": cli_page(command),
             "snapshot.schema.json": snapshot_schema_page(), "card.schema.json": card_schema_page()}
 
 

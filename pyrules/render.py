@@ -4,6 +4,8 @@ shutil (about a millisecond to import, with what it imports) and textwrap are im
 they are used: `pyrules check` prints no table."""
 from __future__ import annotations
 
+import json
+
 import click
 
 from .results import Legal, Unmodelled, Verdict
@@ -149,3 +151,20 @@ def print_effects(voc) -> None:
         rows = [[a.name, _type_text(a.type), a.meaning] for a in items.values()]
         click.echo(_table(rows, [title, "type", "meaning"]))
         click.echo("")
+
+
+def argument_text(arg: dict) -> str:
+    """One argument of an action: what it is, and required or its default (`pyrules actions`,
+    docs/reference/actions.md)."""
+    return f"{arg['is']}; " + ("required" if arg["required"] else f"optional, default {arg['left_out']}")
+
+
+def print_actions(items: list[dict]) -> None:
+    """`pyrules actions`: each action's term form, what it asks, JSON form, arguments, example."""
+    blocks = []
+    for a in items:
+        lines = [a["term"], f"  {'asks:':<11}{a['asks']}", f"  {'JSON:':<11}{a['json']}"]
+        lines += [f"  {arg['key'] + ':':<11}{argument_text(arg)}" for arg in a["arguments"]]
+        lines.append(f"  {'example:':<11}{a['example']}  =  {json.dumps(a['example_json'])}")
+        blocks.append("\n".join(lines))
+    click.echo("\n\n".join(blocks))

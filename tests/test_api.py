@@ -36,6 +36,53 @@ def test_dict_yaml_json_and_path_give_the_same_answers(engine, tmp_path):
     assert all(v == verdicts[0] for v in verdicts) and verdicts[0]["permitted"] is True
 
 
+class _PathObject:
+    """An os.PathLike that is not a pathlib.Path (as os.DirEntry or a library's own path type)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __fspath__(self) -> str:
+        return str(self.path)
+
+
+def test_any_path_object_is_a_snapshot_a_card_pool_or_a_rules_folder(engine, tmp_path):
+    snap = tmp_path / "s.yaml"
+    snap.write_text(yaml.safe_dump(SNAP), encoding="utf-8")
+    assert engine.legal(_PathObject(snap)).to_json() == engine.legal(snap).to_json()
+    assert engine.check(_PathObject(snap), "normal_summon(skull,[ox])").permitted
+    pool = tmp_path / "pool.yaml"
+    pool.write_text("- {name: Path Ox, kind: monster, level: 4, attribute: EARTH, type: Beast-Warrior, "
+                    "atk: 1700, def: 1000, normal: true}\n", encoding="utf-8")
+    rules = Path(__file__).resolve().parent.parent / "rules"
+    other = Engine(rules=_PathObject(rules), cards=_PathObject(pool))
+    assert "Path Ox" in other.cards and other.config["cards"] == str(pool)
+    assert other.rules_dir == rules
+
+
+@pytest.mark.parametrize("text", ["snap.yaml", "facts/examples/main_phase.yaml", "  s.json\n", "no_such_file"])
+def test_a_file_name_given_as_str_is_refused_with_a_hint(engine, text):
+    with pytest.raises(InvalidInput) as e:
+        engine.check(text, "draw")
+    [problem] = e.value.problems
+    assert problem.path == "snapshot"
+    assert "pathlib.Path" in problem.message and repr(text.strip()) in problem.message
+
+
+def test_the_python_api_page_quotes_the_hint_as_it_is(engine):
+    page = (Path(__file__).resolve().parent.parent / "docs" / "python-api.md").read_text(encoding="utf-8")
+    with pytest.raises(InvalidInput) as e:
+        engine.check("snap.yaml", "draw")
+    hint = e.value.problems[0].message.split("; ", 1)[1]
+    assert hint in " ".join(page.split())
+
+
+def test_text_over_several_lines_that_is_no_mapping_gets_no_file_hint(engine):
+    with pytest.raises(InvalidInput) as e:
+        engine.check("- a\n- b\n", "draw")
+    assert "pathlib.Path" not in e.value.problems[0].message
+
+
 def test_the_dict_is_not_changed(engine):
     before = json.dumps(SNAP, sort_keys=True)
     engine.legal(SNAP)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from pathlib import Path
@@ -11,6 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from conftest import GOAT, shared_absent     # ../shared/data/goat-format-en.cdb, or under PYRULES_SHARED
 from pyrules import Engine
 from pyrules.cards import OVERLAY_KEYS, rulings_cards
 from pyrules.cli import main
@@ -19,8 +19,6 @@ from pyrules.effects import card_entries
 from pyrules.importers import import_cards, load_card_pool, load_overlay
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("PYRULES_SHARED") or ROOT.parent / "shared")     # ../shared, or where it is
-GOAT = SHARED / "data" / "goat-format-en.cdb"
 
 # (id, alias, type, atk, def, level, race, attribute, name)
 ROWS = [
@@ -249,7 +247,7 @@ def test_same_name_tokens_of_a_cdb_are_one_card(tmp_path):
     assert res.db()["Sheep Token"]["token"]
 
 
-@pytest.mark.skipif(not GOAT.is_file(), reason="../shared/data/goat-format-en.cdb is absent")
+@pytest.mark.skipif(not GOAT.is_file(), reason=shared_absent(GOAT))
 def test_same_name_tokens_keep_the_first_rows_facts_as_the_bundled_pool_does(tmp_path):
     # the Goat cdb's two "Soul Token" rows differ in Type and Attribute: --cards once kept the last
     # row's facts where the bundled pool keeps the first's
@@ -329,7 +327,7 @@ COMPARED = ["kind", "level", "atk", "def", "atk_unknown", "attribute", "type", "
             "special_summon_only", "trap_monster", "union", "gemini"]
 
 
-@pytest.mark.skipif(not GOAT.is_file(), reason="../shared/data/goat-format-en.cdb is absent")
+@pytest.mark.skipif(not GOAT.is_file(), reason=shared_absent(GOAT))
 def test_real_goat_database(capsys):
     start = time.perf_counter()
     res = import_cards(GOAT)

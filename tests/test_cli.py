@@ -326,3 +326,36 @@ def test_a_command_that_parsed_the_rules_exits_quietly(tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     assert "passed" in out.stdout
     assert out.stderr.count("Exception ignored") == 0, out.stderr[:400]      # (a short message on failure)
+
+
+# ---- pyrules actions -------------------------------------------------------------------------
+def test_actions_lists_every_action_from_the_one_table():
+    from pyrules.actions import ABOUT, OPTIONAL, ORDER, SIGNATURES, parse_action
+    assert list(ABOUT) == ORDER, "pyrules/actions.py: ABOUT describes each action of SIGNATURES once, in order"
+    res = run(["actions", "--json"])
+    assert res.exit_code == 0, res.output
+    items = json.loads(res.stdout)
+    assert [a["action"] for a in items] == ORDER
+    for a in items:
+        assert [arg["key"] for arg in a["arguments"]] == [k for k, _ in SIGNATURES[a["action"]]]
+        assert parse_action(a["example"]).to_json() == a["example_json"] == parse_action(a["example_json"]).to_json()
+        assert a["term"].startswith(a["action"]) and a["json"].startswith('{"action": "' + a["action"])
+        for arg in a["arguments"]:
+            assert arg["required"] is ((a["action"], arg["key"]) not in OPTIONAL)
+    normal = items[ORDER.index("normal_summon")]
+    assert normal["term"] == "normal_summon(CARD[,[TRIBUTES...]])"
+    assert normal["arguments"][1]["default"] == [] and normal["arguments"][1]["left_out"] == "[]"
+    activate = items[ORDER.index("activate")]
+    assert activate["term"] == "activate(CARD[,EFFECT[,PLAYER]])"
+    assert [arg["left_out"] for arg in activate["arguments"][1:]] == ["1", "the player with priority"]
+
+
+def test_actions_prints_each_action_with_its_forms_and_an_example():
+    from pyrules.actions import ORDER
+    res = run(["actions"])
+    assert res.exit_code == 0, res.output
+    for name in ORDER:
+        assert re.search(rf"^{name}\b", res.stdout, re.M), name
+    assert re.search(r"example: +normal_summon\(skull,\[ox\]\)", res.stdout)
+    assert re.search(r"tributes: +a list of card ids, in any order; optional, default \[\]", res.stdout)
+    assert '{"action": "draw"}' in res.stdout

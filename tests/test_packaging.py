@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SHARED, shared_absent
+
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
+DATA = SHARED / "data"
 
 
 def test_wheel_ships_rules_and_facts(tmp_path):
@@ -33,7 +35,7 @@ def test_rules_found_from_any_directory(tmp_path):
     assert files >= 8 and cards >= 100
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is not here")
+@pytest.mark.skipif(not DATA.is_dir(), reason=shared_absent(DATA))
 def test_card_facts_match_the_real_databases():
     out = subprocess.run([sys.executable, str(ROOT / "tools" / "check_cards.py"), "--data", str(DATA)],
                          capture_output=True, text=True)

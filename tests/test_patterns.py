@@ -2,25 +2,23 @@
 Goat pool and none of its `near_misses`; the sentences they read; what they fill in."""
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from conftest import GOAT, shared_absent     # ../shared/data/goat-format-en.cdb, or under PYRULES_SHARED
 from pyrules.errors import InvalidInput
 from pyrules.patterns import bundled_patterns, derive, load_patterns, relevant, sentences
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("PYRULES_SHARED") or ROOT.parent / "shared")     # ../shared, or where it is
-GOAT = SHARED / "data" / "goat-format-en.cdb"
 PATTERNS = bundled_patterns()
 
 
 @pytest.fixture(scope="module")
 def texts() -> dict[str, list[str]]:
     if not GOAT.is_file():
-        pytest.skip("../shared/data/goat-format-en.cdb is absent")
+        pytest.skip(shared_absent(GOAT))
     con = sqlite3.connect(f"file:{GOAT}?mode=ro", uri=True)
     out: dict[str, list[str]] = {}
     for name, desc in con.execute("SELECT name, desc FROM texts ORDER BY id"):

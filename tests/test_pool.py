@@ -3,12 +3,12 @@ in step with facts/cards.yaml, read lazily, and known to a query without --cards
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from conftest import GOAT, shared_absent     # ../shared/data/goat-format-en.cdb, or under PYRULES_SHARED
 from pyrules import Engine
 from pyrules.cards import POOL_FILE, CardDB, card_problems, read_pool, rulings_cards
 from pyrules.cli import main
@@ -17,8 +17,6 @@ from pyrules.importers import import_cards
 from pyrules.pool import AUDIT_FILE, bundled_audit, pool_files
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("PYRULES_SHARED") or ROOT.parent / "shared")
-GOAT = SHARED / "data" / "goat-format-en.cdb"
 POOL = ROOT / "facts" / POOL_FILE
 PRINTED = ["kind", "level", "atk", "def", "atk_unknown", "attribute", "type", "spell_type", "trap_type", "normal",
            "effect", "fusion", "ritual", "synchro", "tuner", "token", "flip", "toon", "spirit", "special_summon_only",
@@ -30,7 +28,7 @@ def pool_cards() -> dict[str, dict]:
     return {n: json.loads(line) for n, line in zip(names, lines)}
 
 
-@pytest.mark.skipif(not GOAT.is_file(), reason="../shared/data/goat-format-en.cdb is absent")
+@pytest.mark.skipif(not GOAT.is_file(), reason=shared_absent(GOAT))
 def test_the_shipped_pool_is_what_the_build_tool_makes():
     built = pool_files(GOAT)
     assert set(built) == {POOL_FILE, AUDIT_FILE}
@@ -67,7 +65,7 @@ def test_the_pool_holds_the_rulings_cards_exactly():
     assert CardDB.from_file(ROOT / "facts" / "cards.yaml")        # duplicate keys, the card schema
 
 
-@pytest.mark.skipif(not GOAT.is_file(), reason="../shared/data/goat-format-en.cdb is absent")
+@pytest.mark.skipif(not GOAT.is_file(), reason=shared_absent(GOAT))
 def test_the_rulings_cards_agree_with_what_the_database_and_patterns_give():
     """Where the Goat database holds a rulings' card, its import (patterns and overlay applied)
     says what facts/cards.yaml says (but the passcode of a Token several cards make)."""

@@ -35,6 +35,8 @@ def test_the_pages_cover_what_the_commands_list(pages):
     assert all(f"`{rid}`" in pages["reasons.md"] for rid in cat.reasons)
     assert all(f"## {name}" in pages["readings.md"] for name in cat.readings)
     assert all(f"### {kind}\n" in pages["effects.md"] for kind in load_vocabulary(RULES).kinds)
+    from pyrules.actions import ORDER
+    assert all(f"## {name}\n" in pages["actions.md"] for name in ORDER)
     assert "`zone/3`" in pages["predicates.md"] and "`permitted/1`" in pages["predicates.md"]
     for path in ("pyrules", "pyrules legal", "pyrules cards import", "pyrules docs"):
         assert f"## {path}\n\n```text\nUsage: {path} " in pages["cli.md"]
