@@ -177,16 +177,27 @@ so the per-kind default is taken: every Spell and Trap Card is assumed to have a
 text (a card without one, "Waboku", is listed too: over-reported, never missed)."""
 
 
+ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon"})
+"""The effect kinds (rules/effects.yaml) that state a Spell or Trap Card's whole activation condition: the
+patterns (facts/patterns/activation.yaml) and the overlay give them only to cards whose activation text
+asks nothing else (no target that may be missing, no cost; docs/activation.md)."""
+
+
+def activation_modelled(card: dict) -> bool:
+    """True when the card's entries state its whole activation condition (ACTIVATION_CONDITION_KINDS)."""
+    return any(e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ())
+
+
 def unmodelled(game: Game, activated: Iterable[str] = ()) -> tuple[Unmodelled, ...]:
     """The snapshot's cards, in snapshot order, whose definition says `unmodelled`, and the Spell and Trap
     Cards among `activated` (the cards whose activation the answer permits or judges:
-    ACTIVATION_UNMODELLED)."""
+    ACTIVATION_UNMODELLED) but those whose whole activation condition is modelled (activation_modelled)."""
     activated = set(activated)
     out = []
     for e in game.entries:
         if e.card.get("unmodelled"):
             out.append(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]))
-        elif e.id in activated and e.card.get("kind") in ("spell", "trap"):
+        elif e.id in activated and e.card.get("kind") in ("spell", "trap") and not activation_modelled(e.card):
             out.append(Unmodelled(e.id, e.card["name"], ACTIVATION_UNMODELLED))
     return tuple(out)
 
