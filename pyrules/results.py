@@ -15,6 +15,7 @@ from clingo import Symbol, SymbolType
 
 from . import sentences
 from .actions import Action
+from .effects import activation_modelled
 from .records import Record, record, set_field
 
 if TYPE_CHECKING:
@@ -175,17 +176,6 @@ ACTIVATION_UNMODELLED = ("its own activation conditions (the event it answers, i
 """Why a Spell or Trap Card whose activation an answer judges is unmodelled.  pyrules keeps no card text,
 so the per-kind default is taken: every Spell and Trap Card is assumed to have an activation condition in its
 text (a card without one, "Waboku", is listed too: over-reported, never missed)."""
-
-
-ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon"})
-"""The effect kinds (rules/effects.yaml) that state a Spell or Trap Card's whole activation condition: the
-patterns (facts/patterns/activation.yaml) and the overlay give them only to cards whose activation text
-asks nothing else (no target that may be missing, no cost; docs/activation.md)."""
-
-
-def activation_modelled(card: dict) -> bool:
-    """True when the card's entries state its whole activation condition (ACTIVATION_CONDITION_KINDS)."""
-    return any(e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ())
 
 
 def unmodelled(game: Game, activated: Iterable[str] = ()) -> tuple[Unmodelled, ...]:
