@@ -239,6 +239,17 @@ def card_entries(card: dict) -> list[dict]:
     return list(card.get("effects") or ())
 
 
+ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon"})
+"""The effect kinds (rules/effects.yaml) that state a Spell or Trap Card's whole activation condition: the
+patterns (facts/patterns/activation.yaml) and the overlay give them only to cards whose activation text
+asks nothing else (no target that may be missing, no cost; docs/activation.md)."""
+
+
+def activation_modelled(card: dict) -> bool:
+    """True when the card's entries state its whole activation condition (ACTIVATION_CONDITION_KINDS)."""
+    return any(e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ())
+
+
 # ---- facts ------------------------------------------------------------------------------
 Number = Callable[[str], int]       # a card name -> its name number
 

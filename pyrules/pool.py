@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import POOL_FILE, rulings_cards
+from .effects import activation_modelled
 from .importers import ImportResult, import_cards
 from .paths import facts_dir
 
@@ -51,7 +52,18 @@ def audit(result: ImportResult) -> dict[str, Any]:
             "share_modelled_of_bearing": round(modelled / bearing, 3) if bearing else 1.0,
             "per_kind": dict(sorted(kinds.items())), "left_behind_per_kind": dict(sorted(left.items())),
             "from_overlay": sum(1 for r in records.values() if "curated" in r),
+            "activation": activation_audit(result.one_per_name()),
             "records": records}
+
+
+def activation_audit(cards: list[dict]) -> dict[str, Any]:
+    """For the Spells and Traps: how many have their whole activation condition modelled (an event they
+    answer, pyrules.effects.activation_modelled), by name, and how many are still judged by their
+    frame's rules alone (listed as unmodelled when their activation is judged)."""
+    spells_traps = [c for c in cards if c.get("kind") in ("spell", "trap")]
+    modelled = sorted(c["name"] for c in spells_traps if activation_modelled(c))
+    return {"spells_traps": len(spells_traps), "modelled": len(modelled),
+            "unmodelled": len(spells_traps) - len(modelled), "modelled_cards": modelled}
 
 
 def with_curated(cards: list[dict], curated: list[dict]) -> list[dict]:

@@ -128,6 +128,11 @@ def print_audit(report: dict) -> None:
     click.echo(f"\n{report['source']}: {report['cards']} cards; {report['touching']} speak of Summons, Tributes, "
                f"attacks or battle positions (or carry an effect); {report['modelled']} of them modelled ({share}), "
                f"{report['from_overlay']} by the curated overlay{apart}.")
+    act = report.get("activation")
+    if act:
+        click.echo(f"Activation of Spells and Traps: {act['spells_traps']} cards; {act['modelled']} with their whole "
+                   f"activation condition modelled (the event they answer: {', '.join(act['modelled_cards'])}); "
+                   f"{act['unmodelled']} judged by their frame's rules alone, listed as unmodelled when activated.")
 
 
 def _type_text(t) -> str:

@@ -15,6 +15,7 @@ from clingo import Symbol, SymbolType
 
 from . import sentences
 from .actions import Action
+from .effects import activation_modelled
 from .records import Record, record, set_field
 
 if TYPE_CHECKING:
@@ -180,13 +181,13 @@ text (a card without one, "Waboku", is listed too: over-reported, never missed).
 def unmodelled(game: Game, activated: Iterable[str] = ()) -> tuple[Unmodelled, ...]:
     """The snapshot's cards, in snapshot order, whose definition says `unmodelled`, and the Spell and Trap
     Cards among `activated` (the cards whose activation the answer permits or judges:
-    ACTIVATION_UNMODELLED)."""
+    ACTIVATION_UNMODELLED) but those whose whole activation condition is modelled (activation_modelled)."""
     activated = set(activated)
     out = []
     for e in game.entries:
         if e.card.get("unmodelled"):
             out.append(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]))
-        elif e.id in activated and e.card.get("kind") in ("spell", "trap"):
+        elif e.id in activated and e.card.get("kind") in ("spell", "trap") and not activation_modelled(e.card):
             out.append(Unmodelled(e.id, e.card["name"], ACTIVATION_UNMODELLED))
     return tuple(out)
 

@@ -9,7 +9,7 @@ from pyrules import Action, InvalidInput, parse_action
 
 BOARD = {"snapshot": 1, "players": {
     "A": {"hand": [{"id": "pot", "card": "Pot of Greed"}, {"id": "ox", "card": "Battle Ox"}],
-          "spells_traps": [{"id": "mf", "card": "Mirror Force", "face": "down"}]},
+          "spells_traps": [{"id": "mf", "card": "Waboku", "face": "down"}]},     # no condition read: unmodelled
     "B": {"spells_traps": [{"id": "book", "card": "Book of Moon", "face": "down"}]}}}
 
 
