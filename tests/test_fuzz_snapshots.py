@@ -124,7 +124,8 @@ def judged_or_refused(call, snap: dict) -> None:
 
 def names_a_field(snap: dict, path: str) -> bool:
     """Whether a field path (`players.A.hand[0].card`) leads to a value of snap, or to a key
-    missing from a mapping that is there."""
+    missing from a mapping that is there; an entry given as a bare card name stands for
+    `{card: NAME}`, so `.card` below it names that name."""
     keys: list = []
     for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
         keys.append(int(part[1:-1]) if part.startswith("[") else part)
@@ -134,6 +135,8 @@ def names_a_field(snap: dict, path: str) -> bool:
             value = value[k]
         elif isinstance(value, list) and isinstance(k, int) and k < len(value):
             value = value[k]
+        elif isinstance(value, str) and k == "card" and n == len(keys) - 1:
+            return True
         else:
             return n == len(keys) - 1 and isinstance(value, dict)
     return True
