@@ -13,11 +13,12 @@ from .limits import Limits, check_text_size, parse_json
 from .records import Record, record, set_field
 
 POSITIONS = ("attack", "defense")
+PHASE_NAMES = ("draw", "standby", "main1", "battle", "main2", "end")
 FACES = ("up", "down")
 
 # action name -> ordered fields: (key, kind), kind in id, ids, position, face, target, player,
 # by (an optional id: the card that enables the Summon; without it, any that works), effect (which of a card's
-# activated effects, from 1), actor (the player who acts; default: the player with priority)
+# activated effects, from 1), actor (the player who acts; default: the player with priority), phase (a phase name)
 SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "change_position": (("card", "id"), ("to", "position")),
     "flip_summon": (("card", "id"),),
@@ -33,6 +34,9 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "declare_attack": (("card", "id"), ("target", "target")),
     "enter_battle_phase": (),
     "draw": (),
+    "enter_phase": (("phase", "phase"),),
+    "discard": (("cards", "ids"),),
+    "end_turn": (),
     "set_spell_trap": (("card", "id"),),
     "activate": (("card", "id"), ("effect", "effect"), ("player", "actor")),
     "pass": (),
@@ -65,6 +69,10 @@ ABOUT: dict[str, tuple[str, str]] = {
                        "allows", "declare_attack(ox,skull)"),
     "enter_battle_phase": ("entering the Battle Phase", "enter_battle_phase"),
     "draw": ("the turn player's normal draw in the Draw Phase", "draw"),
+    "enter_phase": ("a move to the next phase (judged by check; legal does not list it yet)", "enter_phase(main2)"),
+    "discard": ("the turn player's discard down to 6 cards in hand in their End Phase (judged by check; legal does "
+                "not list it yet)", "discard([h7])"),
+    "end_turn": ("the end of the turn, from the End Phase (judged by check; legal does not list it yet)", "end_turn"),
     "set_spell_trap": ("Set a Spell or Trap Card from the hand (a Field Spell in the Field Zone)", "set_spell_trap(mf)"),
     "activate": ("activate a Spell or Trap Card from the hand or Set (docs/activation.md); `legal` lists it without "
                  "`player`, `check` reports the player filled in", "activate(mf,1,B)"),
@@ -74,7 +82,8 @@ ABOUT: dict[str, tuple[str, str]] = {
 KINDS: dict[str, str] = {"id": "a card id", "ids": "a list of card ids, in any order", "position": "attack or defense",
                          "face": "up or down", "target": "a card id, or direct", "player": "a player (A or B)",
                          "by": "the id of the card that enables the Summon",
-                         "effect": "which of the card's activated effects, from 1", "actor": "the player who acts"}
+                         "effect": "which of the card's activated effects, from 1", "actor": "the player who acts",
+                         "phase": "a phase: draw, standby, main1, battle, main2 or end"}
 UNSET: dict[str, str] = {"by": "any card that works", "player": "the turn player",
                          "actor": "the player with priority"}
 
@@ -123,7 +132,7 @@ def _json_form(name: str) -> str:
 
 ORDER = list(SIGNATURES)
 _NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "costs": None,
-         "position": None, "target": None, "player": None, "by": None, "effect": None}
+         "position": None, "target": None, "player": None, "by": None, "effect": None, "phase": None, "cards": None}
 _RANK = {name: n for n, name in enumerate(ORDER)}
 
 
@@ -142,11 +151,14 @@ class Action(Record):
     costs: tuple[str, ...] | None = None
     by: str | None = None
     effect: int | None = None
+    phase: str | None = None
+    cards: tuple[str, ...] | None = None
 
     def __init__(self, action: str, card: str | None = None, to: str | None = None, face: str | None = None,
                  tributes: tuple[str, ...] | None = None, materials: tuple[str, ...] | None = None,
                  position: str | None = None, target: str | None = None, player: str | None = None,
-                 costs: tuple[str, ...] | None = None, by: str | None = None, effect: int | None = None) -> None:
+                 costs: tuple[str, ...] | None = None, by: str | None = None, effect: int | None = None,
+                 phase: str | None = None, cards: tuple[str, ...] | None = None) -> None:
         set_field(self, "action", action)
         set_field(self, "card", card)
         set_field(self, "to", to)
@@ -159,6 +171,8 @@ class Action(Record):
         set_field(self, "costs", costs)
         set_field(self, "by", by)
         set_field(self, "effect", effect)
+        set_field(self, "phase", phase)
+        set_field(self, "cards", cards)
 
     def _signature(self) -> tuple[tuple[str, str], ...]:
         """The action kind's fields; InvalidInput for a kind made by hand that does not exist."""
@@ -202,12 +216,13 @@ class Action(Record):
         return (_RANK[self.action], self.card or "", self.to or "", self.face or "",
                 "" if t is None else "\x00".join(t), "" if m is None else "\x00".join(m),
                 "" if c is None else "\x00".join(c),
-                self.position or "", self.target or "", self.player or "", self.by or "", self.effect or 0)
+                self.position or "", self.target or "", self.player or "", self.by or "", self.effect or 0,
+                self.phase or "", "" if self.cards is None else "\x00".join(self.cards))
 
     @classmethod
     def made(cls, action: str, fields: dict[str, Any]) -> "Action":
         """Action(action=action, **fields), for fields already checked (decoded answers):
-        __init__ sets its twelve fields one call at a time."""
+        __init__ sets its fourteen fields one call at a time."""
         obj = object.__new__(cls)
         d = obj.__dict__
         d.update(_NONE)
@@ -417,6 +432,8 @@ def _field_value(path: str, kind: str, v: Any) -> tuple[Any, Problem | None]:
         return None, Problem(path, f"expected a string, got {_kind(v)}")
     if kind == "position" and v not in POSITIONS:
         return None, Problem(path, f"must be attack or defense; got {v!r}")
+    if kind == "phase" and v not in PHASE_NAMES:
+        return None, Problem(path, f"must be one of {', '.join(PHASE_NAMES)}; got {v!r}")
     if kind == "face" and v not in FACES:
         return None, Problem(path, f"must be up or down; got {v!r}")
     if kind in ("id", "by") and v == "direct":

@@ -245,7 +245,9 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
     flip_summon, normal_summon, set, normal_summon_defense, synchro_summon, fusion_summon,
     ritual_summon, procedure_summon, special_summon, effect_position, declare_attack,
     enter_battle_phase, draw; set_spell_trap(C), activate(C[,EFFECT[,PLAYER]]) (EFFECT
-    default 1, PLAYER default the player with priority) and pass (docs/activation.md).
+    default 1, PLAYER default the player with priority) and pass (docs/activation.md);
+    enter_phase(PHASE), discard([CARDS]) and end_turn (checked, not yet listed by legal).
+    `pyrules actions` lists them all.
 
     \b
     Example:
