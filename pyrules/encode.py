@@ -416,6 +416,10 @@ def _encode_event(enc: Encoding, k: int, ev: dict) -> None:
         out.append(F("event_effect", k, ev.get("effect", 1)))
     if "phase" in ev:
         out.append(F("event_phase", k, ev["phase"]))
+    if "by" in ev:
+        out.append(F("event_by", k, ev["by"]))
+    if "amount" in ev:
+        out.append(F("event_amount", k, ev["amount"]))
     if "method" in ev:
         out.append(F("event_method", k, ev["method"] if ev["method"] in SPECIAL_SUMMON_METHODS else "other"))
 

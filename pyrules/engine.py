@@ -24,12 +24,14 @@ from .limits import SETS_RANGE, Limits
 from .model import Game, parse_snapshot
 from .paths import rules_dir
 from .rulebase import RuleBase
-from .results import Legal, Verdict, note_value, reasons_of, unmodelled
+from .readback import AnswerReader
+from .results import Legal, Successor, Verdict, note_value, reasons_of, unmodelled
 from .terms import action_term, decode_action, members as answer_members, subject_path
 from .solver import (Answer, Statements, forget_at_exit, ground_and_solve, parse_rules, pruner,
                      split_parts)
 
 MODE_LEGAL = Function("mode", [Function("legal")])
+MODE_NEXT = Function("mode", [Function("next")])
 REPORT_FORBIDDEN = Function("report_forbidden")
 T = TypeVar("T")
 
@@ -297,6 +299,59 @@ class Engine:
             forbidden.sort(key=lambda v: v.action.sort_key())
         activated = [a.card for a in permitted if a.action == "activate" and a.card is not None]
         return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game, activated))
+
+
+    def next(self, snapshot: Any, action: Any, readings: dict[str, str] | None = None) -> Successor:
+        """The snapshot right after a permitted action (CONTRACT 11), as the rules of rules/next/
+        give it (their next/1 atoms, read back by pyrules/readback.py) and checked valid by the
+        rules' own validator; a forbidden action gives its verdict, with reasons, and no snapshot."""
+        act = parse_action(action)
+        enc, facts, term = self.encode(snapshot, readings, act)
+        assert term is not None                   # a query was given
+        facts.append(MODE_NEXT)
+        atoms = self.answer(facts)
+        verdict = self.read_verdict(enc, atoms, act, term)
+        if not verdict.permitted:
+            return Successor(verdict)
+        snap = self.read_successor(enc, atoms)
+        self._check_successor(snap, action)
+        in_battle = {enc.card_id[a[0].number] for a in atoms.get("battle_unmodelled", 1)}
+        unresolved = tuple(sorted(enc.card_id[a[0].number] for a in atoms.get("unresolved", 1)))
+        return Successor(verdict, snap, tuple(u for u in unmodelled(enc.game) if u.id in in_battle), unresolved)
+
+    def read_successor(self, enc: Encoding, atoms: Answer) -> dict[str, Any]:
+        """The successor snapshot the answer's next/1 atoms describe: cards keep their ids and their
+        definitions as the snapshot gave them (a database name, or the inline card)."""
+        game = enc.game
+        card_of: dict[int, Any] = {}
+        for e in game.entries:
+            name = e.card["name"]
+            card_of[enc.card_no[e.id]] = name if self.cards.get(name) is e.card else e.card
+        reader = AnswerReader([a[0] for a in atoms.get("next", 1)], card_of, enc.card_id, enc.player_key)
+        snap = reader.snapshot()
+        kept = sorted({a[0].number for a in reader.all("applied")})
+        effects = [dict(game.effects[k - 1]) for k in kept]
+        for k, eff in zip(kept, effects):
+            if "cards" in eff:
+                eff["cards"] = sorted(reader.card_id[a[1].number] for a in reader.all("applied_card") if a[0].number == k)
+        if effects:
+            snap["effects"] = effects
+        if game.readings and isinstance(game.raw.get("readings"), dict):
+            snap["readings"] = dict(game.raw["readings"])
+        return snap
+
+    def _check_successor(self, snap: dict[str, Any], action: Any) -> None:
+        """The successor is valid input (format and validity.lp), or a RuntimeError: a rule of
+        rules/next/ made a snapshot the rules themselves refuse."""
+        game = parse_snapshot(snap, self.cards, self.reading_values, None, collect=True,
+                              limits=self.limits, voc=self.vocabulary)
+        problems = list(game.problems)
+        if not problems:
+            enc = encode(game, self.names, self.reading_defaults)
+            problems = self._invalid_problems(enc, self.answer(enc.facts))
+        if problems:
+            raise RuntimeError(f"the successor of {action!r} is not a valid snapshot (a bug of rules/next/): "
+                               + "; ".join(f"{p.path}: {p.message}" for p in problems))
 
 
 def _listed(act: Action) -> Action:

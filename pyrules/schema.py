@@ -21,7 +21,7 @@ PHASES = list(PHASE_NAMES)
 BATTLE_STEPS = ["start", "battle", "damage", "end"]
 EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
           "attack", "draw", "battle_by_effect", "returned", "control_change", "set_spell_trap", "activate",
-          "enter_phase"]
+          "enter_phase", "destroyed", "battle_damage"]
 SUMMON_EVENTS = ("normal_summon", "flip_summon", "special_summon")     # may carry summoning: true (CONTRACT 8)
 SPECIAL_SUMMON_METHODS = ["synchro", "fusion", "ritual", "procedure", "revive", "effect", "other"]
 
@@ -152,6 +152,9 @@ _event = {
                    "description": "activate: which of the card's activated effects (default 1)"},
         "phase": {"enum": PHASES, "description": "enter_phase: the phase the turn entered"},
         "summoning": {"type": "boolean", "description": "a Summon being performed, not yet successful (CONTRACT 8)"},
+        "by": {"enum": ["battle", "effect"], "description": "destroyed: by battle or by an effect (CONTRACT 9)"},
+        "amount": {"type": "integer", "minimum": 0, "maximum": 1_000_000_000,
+                   "description": "battle_damage: the Life Points lost (CONTRACT 9)"},
     },
 }
 _link = {"anyOf": [_id, {
