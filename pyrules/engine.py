@@ -313,6 +313,9 @@ class Engine:
         verdict = self.read_verdict(enc, atoms, act, term)
         if not verdict.permitted:
             return Successor(verdict)
+        if atoms.get("successor_missing", 0):
+            raise InvalidInput(Problem("action", f"pyrules next does not give the successor of {act.action} yet "
+                                                 "(docs/cli.md#next lists the actions it covers)"))
         snap = self.read_successor(enc, atoms)
         self._check_successor(snap, action)
         in_battle = {enc.card_id[a[0].number] for a in atoms.get("battle_unmodelled", 1)}
