@@ -123,7 +123,10 @@ _player = {
     "type": "object", "additionalProperties": False,
     "properties": {
         "life": {"type": "integer", "minimum": 0, "maximum": 1_000_000_000},
-        "deck": {"type": "integer", "minimum": 0, "maximum": 100_000},
+        "deck": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 100_000,
+                            "description": "how many cards are left in the Deck (default 30)"},
+                           {"type": "array", "items": {"type": "string", "minLength": 1},
+                            "description": "the cards left in the Deck by name, the top card first (CONTRACT 10)"}]},
         "hand": {"type": "array", "items": _hand_entry},
         "extra_deck": {"type": "array", "items": _hand_entry},
         "monsters": {"type": "array", "items": _monster},
@@ -182,6 +185,10 @@ SNAPSHOT_SCHEMA: dict[str, Any] = {
         "window": {"enum": ["open", "event"],
                    "description": "open (default) or event: the last this_turn event has just happened (CONTRACT 8)"},
         "passed": {"type": "boolean", "description": "the other player has just passed in this window"},
+        "moving_to": {"enum": PHASES, "description": "the turn player declared a move to this phase, which may "
+                                                     "follow the current one; the other player may still act in the "
+                                                     "phase being left (CONTRACT 10)"},
+        "winner": {**_str, "description": "the player who has won the duel: nothing more is permitted (CONTRACT 11)"},
         "readings": {"type": "object", "additionalProperties": {"type": ["string", "boolean"]}},
         "players": {"type": "object", "additionalProperties": _player},
         "this_turn": {"type": "array", "items": _event},
