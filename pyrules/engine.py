@@ -11,7 +11,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
-from clingo import Function, Symbol
+from clingo import Function, Number, Symbol
 
 from . import cache
 from .actions import Action, parse_action
@@ -309,6 +309,8 @@ class Engine:
         enc, facts, term = self.encode(snapshot, readings, act)
         assert term is not None                   # a query was given
         facts.append(MODE_NEXT)
+        new = max(enc.card_id, default=0) + 1       # the number of a card the action may bring (a draw)
+        facts.append(Function("new_card", [Number(1), Number(new)]))
         atoms = self.answer(facts)
         verdict = self.read_verdict(enc, atoms, act, term)
         if not verdict.permitted:
@@ -316,21 +318,31 @@ class Engine:
         if atoms.get("successor_missing", 0):
             raise InvalidInput(Problem("action", f"pyrules next does not give the successor of {act.action} yet "
                                                  "(docs/cli.md#next lists the actions it covers)"))
-        snap = self.read_successor(enc, atoms)
+        snap = self.read_successor(enc, atoms, new)
         self._check_successor(snap, action)
         in_battle = {enc.card_id[a[0].number] for a in atoms.get("battle_unmodelled", 1)}
         unresolved = tuple(sorted(enc.card_id[a[0].number] for a in atoms.get("unresolved", 1)))
         return Successor(verdict, snap, tuple(u for u in unmodelled(enc.game) if u.id in in_battle), unresolved)
 
-    def read_successor(self, enc: Encoding, atoms: Answer) -> dict[str, Any]:
+    def read_successor(self, enc: Encoding, atoms: Answer, new: int) -> dict[str, Any]:
         """The successor snapshot the answer's next/1 atoms describe: cards keep their ids and their
-        definitions as the snapshot gave them (a database name, or the inline card)."""
+        definitions as the snapshot gave them (a database name, or the inline card); a new card (number
+        `new`, a card drawn) gets the id <player>.drawn.<turn> and the name the rules give it."""
         game = enc.game
         card_of: dict[int, Any] = {}
         for e in game.entries:
             name = e.card["name"]
             card_of[enc.card_no[e.id]] = name if self.cards.get(name) is e.card else e.card
-        reader = AnswerReader([a[0] for a in atoms.get("next", 1)], card_of, enc.card_id, enc.player_key)
+        shown = [a[0] for a in atoms.get("next", 1)]
+        card_id = dict(enc.card_id)
+        for f in shown:
+            if f.name == "name" and f.arguments[0].number == new:
+                card_of[new] = enc.names.name(f.arguments[1].number)
+                ident = f"{game.turn_player}.drawn.{game.turn}"
+                while ident in enc.card_no:
+                    ident += "_"
+                card_id[new] = ident
+        reader = AnswerReader(shown, card_of, card_id, enc.player_key, enc.names.name)
         snap = reader.snapshot()
         kept = sorted({a[0].number for a in reader.all("applied")})
         effects = [dict(game.effects[k - 1]) for k in kept]

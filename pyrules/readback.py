@@ -35,14 +35,15 @@ class AnswerReader:
 
     card_of: card number -> the card as an entry writes it (a database name, or an inline card);
     card_id: card number -> id (None: readable ids made from the names, in zone order);
-    player_key: player number -> the snapshot's player key."""
+    player_key: player number -> the snapshot's player key; name_of: a card name's number -> the name."""
 
     def __init__(self, symbols: list[Symbol], card_of: dict[int, Any], card_id: dict[int, str] | None = None,
-                 player_key: dict[int, str] | None = None) -> None:
+                 player_key: dict[int, str] | None = None, name_of: Any = str) -> None:
         self.by: dict[str, list[tuple]] = {}
         for s in symbols:
             self.by.setdefault(s.name, []).append(tuple(s.arguments))
         self.card_of = card_of
+        self.name_of = name_of                 # a card name number (deck_card/3) -> the name
         self.player_key = dict(PLAYER_KEYS) if player_key is None else player_key
         self.where = {a[0].number: (a[1].number, a[2].name) for a in self.all("zone")}
         self.slot = {a[0].number: a[1].number for a in self.all("slot")}
@@ -101,6 +102,10 @@ class AnswerReader:
             snap["this_turn"] = events
         if "attack_attacker" in self.by:
             snap["attack"] = self.attack()
+        if "moving_to" in self.by:
+            snap["moving_to"] = self.one("moving_to")[0].name
+        if "winner" in self.by:
+            snap["winner"] = self.player(self.one("winner")[0])
         return snap
 
     def players(self) -> dict[str, dict]:
@@ -111,6 +116,11 @@ class AnswerReader:
         for a in self.all("deck_size"):
             if a[1].number != DEFAULT_DECK:
                 players[self.player(a[0])]["deck"] = a[1].number
+        listed: dict[str, list[tuple[int, int]]] = {}
+        for a in self.all("deck_card"):                     # a listed Deck: its card names, the top first
+            listed.setdefault(self.player(a[0]), []).append((a[1].number, a[2].number))
+        for p, cards in listed.items():
+            players[p]["deck"] = [self.name_of(n) for _, n in sorted(cards)]
         for i in sorted(self.card_of, key=lambda i: (self.slot.get(i, 0), i)):
             if i not in self.where:
                 continue

@@ -63,8 +63,11 @@ def test_next_of_bad_input_exits_2_naming_the_field():
 
 
 def test_an_action_without_successor_rules_is_refused_not_guessed(engine):
+    """A draw from a Deck given as a count: which card comes is not in the snapshot."""
+    snap = {"snapshot": 1, "turn": 3, "phase": "draw", "players": {"A": {"deck": 20}, "B": {}}}
+    assert engine.check(snap, "draw").permitted
     with pytest.raises(InvalidInput) as e:
-        engine.next(EXAMPLE, "enter_phase(battle)")
+        engine.next(snap, "draw")
     assert e.value.problems[0].path == "action"
 
 
