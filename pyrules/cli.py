@@ -264,6 +264,47 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
     _done(PERMITTED if verdict.permitted else FORBIDDEN)
 
 
+@main.command("next")
+@click.argument("snapshot")
+@click.argument("action")
+@json_option
+@reading_option
+@cards_option
+@rules_option
+@click.pass_context
+def next_(ctx, snapshot, action, as_json, readings, cards, rules):
+    """The snapshot right after ACTION in SNAPSHOT (CONTRACT 11), as YAML (--json: JSON).  Exit 0
+    with the successor, 1 when ACTION is forbidden (its reasons, as check gives them), 2 invalid.
+
+    The successor is decided by the rules (rules/next/*.lp) and is valid input to every command:
+    cards keep their ids, the action's events are appended to this_turn, and priority, window,
+    passed and chain say who acts next.  Warnings on standard error name the monsters in battle
+    whose battle text is not modelled and the effects that resolved without being applied.
+
+    \b
+    Example:
+        pyrules next facts/examples/main_phase.yaml "change_position(ox,defense)"
+        pyrules next facts/examples/main_phase.yaml "change_position(ox,defense)" --json
+    """
+    from .render import print_verdict
+    engine = _engine(ctx, rules, cards)
+    result = engine.next(_snapshot(snapshot, engine), action, _readings(readings))
+    if result.snapshot is None:
+        if as_json:
+            click.echo(json.dumps(result.verdict.to_json()))
+        else:
+            print_verdict(result.verdict)
+        _done(FORBIDDEN)
+    for line in result.warnings():
+        click.echo(f"warning: {line}", err=True)
+    if as_json:
+        click.echo(json.dumps(result.snapshot))
+    else:
+        import yaml
+        click.echo(yaml.safe_dump(result.snapshot, sort_keys=False, allow_unicode=True, width=110), nl=False)
+    _done(OK)
+
+
 @main.command()
 @json_option
 def actions(as_json):

@@ -168,6 +168,48 @@ class Legal(Record):
         return out
 
 
+@record
+class Successor(Record):
+    """The snapshot right after an action (Engine.next, CONTRACT 11): `snapshot` (a dict in the
+    contract's format, valid input to every command) when the action is permitted, else None and
+    the verdict's reasons.  `unmodelled`: the cards in battle whose battle text no effect models;
+    `unresolved`: the ids of the cards whose effect resolved without being applied (the vocabulary
+    does not model what it does)."""
+    verdict: Verdict
+    snapshot: dict | None = None
+    unmodelled: tuple[Unmodelled, ...] = ()
+    unresolved: tuple[str, ...] = ()
+
+    def __init__(self, verdict: Verdict, snapshot: dict | None = None, unmodelled: tuple[Unmodelled, ...] = (),
+                 unresolved: tuple[str, ...] = ()) -> None:
+        set_field(self, "verdict", verdict)
+        set_field(self, "snapshot", snapshot)
+        set_field(self, "unmodelled", unmodelled)
+        set_field(self, "unresolved", unresolved)
+
+    @property
+    def permitted(self) -> bool:
+        return self.verdict.permitted
+
+    def warnings(self) -> list[str]:
+        """One sentence per card in battle whose battle text is not modelled, and per effect left unresolved."""
+        return ([sentences.unmodelled_sentence(u) for u in self.unmodelled] +
+                [f"the effect of {c} resolved without being applied: what it does is not modelled (CONTRACT 11)"
+                 for c in self.unresolved])
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.verdict.action.to_json(), "permitted": self.permitted}
+        if self.snapshot is None:
+            out["reasons"] = [r.to_json() for r in self.verdict.reasons]
+        else:
+            out["snapshot"] = self.snapshot
+        if self.unmodelled:
+            out["unmodelled"] = [u.id for u in self.unmodelled]
+        if self.unresolved:
+            out["unresolved"] = list(self.unresolved)
+        return out
+
+
 # ---- the results read from an answer (Engine.read_verdict, Engine.read_legal) ---------------
 ACTIVATION_UNMODELLED = ("its own activation conditions (the event it answers, its targets, costs, a text that lets it "
                          "be activated in the Damage Step) are not modelled yet, nor other cards' locks on activations "

@@ -20,7 +20,6 @@ W, the world; the snapshot's facts stay shared and `reading` is fixed per world.
 """
 from __future__ import annotations
 
-import re
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -36,7 +35,8 @@ from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .symbols import symbol_key
-from .terms import ZONE_KEYS, decode_action
+from .readback import PLAYER_KEYS, AnswerReader
+from .terms import decode_action
 from .limits import read_file
 from .model import Game
 from .sentences import applied_words, entry_line, event_line, reason_lines
@@ -48,7 +48,6 @@ DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White
                 "The Legendary Fisherman",                                  # cannot be attacked while "Umi" is there
                 "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock, equips
                 "Level Limit - Area B")                     # keeps Level 4+ in Defense (reading level_limit_change)
-PLAYER_KEYS = {1: "A", 2: "B"}
 WORLD_VAR = "W__"
 # predicates that always take the world argument in a two-reading search
 WORLD_SEEDS = {("selected_reading", 2), ("permitted", 1), ("forbidden", 2), ("forbidden", 3),
@@ -292,136 +291,6 @@ def parse_program(text: str, drop_show: bool = False) -> list:
 
 
 # ---- the searcher ---------------------------------------------------------------
-_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def _slug(name: str) -> str:
-    return _SLUG.sub("_", name.lower()).strip("_") or "card"
-
-
-_EVENT_KEYS = (("card", "card"), ("player", "player"), ("how", "const"), ("target", "target"),
-               ("method", "const"), ("to", "player"), ("phase", "const"))      # event key, what its atom's value is
-
-
-class _AnswerReader:
-    """The shown atoms of a search answer, read back into the parts of a snapshot."""
-
-    def __init__(self, symbols: list[Symbol], pool: tuple[str, ...]) -> None:
-        self.by: dict[str, list[tuple]] = {}
-        for s in symbols:
-            self.by.setdefault(s.name, []).append(tuple(s.arguments))
-        self.card_of = {a[0].number: pool[a[1].number - 1] for a in self.all("gen_card")}
-        self.where = {a[0].number: (a[1].number, a[2].name) for a in self.all("zone")}
-        self.slot = {a[0].number: a[1].number for a in self.all("slot")}
-        self.card_id = self._ids()
-
-    def all(self, name: str) -> list[tuple]:
-        return self.by.get(name, [])
-
-    def one(self, name: str) -> tuple:
-        return self.by.get(name, [()])[0]
-
-    def values(self, name: str) -> dict[int, Any]:
-        """card number -> value of a name(I, Value) atom."""
-        return {a[0].number: a[1] for a in self.all(name)}
-
-    def _ids(self) -> dict[int, str]:
-        """Readable card ids from the card names, unique, in zone order."""
-        zones = list(ZONE_KEYS)
-        card_id: dict[int, str] = {}
-        used: set[str] = set()
-        for i in sorted(self.card_of, key=lambda i: (self.where[i][0], zones.index(self.where[i][1]), self.slot[i])):
-            base = _slug(self.card_of[i])
-            ident, n = base, 2
-            while ident in used:
-                ident, n = f"{base}_{n}", n + 1
-            used.add(ident)
-            card_id[i] = ident
-        return card_id
-
-    def players(self) -> dict[str, dict]:
-        players: dict[str, dict] = {"A": {}, "B": {}}
-        for a in self.all("deck_size"):
-            if a[1].number != 30:
-                players[PLAYER_KEYS[a[0].number]]["deck"] = a[1].number
-        pos, face, owner = self.values("position"), self.values("face"), self.values("owner")
-        equipped = self.values("equipped_to")
-        proper = {a[0].number for a in self.all("properly_summoned")}
-        for i in sorted(self.card_of, key=lambda i: self.slot[i]):
-            p, zone = self.where[i]
-            entry: dict[str, Any] = {"id": self.card_id[i], "card": self.card_of[i]}
-            if i in pos:
-                entry["position"] = pos[i].name
-            if i in face:
-                entry["face"] = face[i].name
-            if i in equipped:
-                entry["equipped_to"] = self.card_id[equipped[i].number]
-            if i in owner and owner[i].number != p:
-                entry["owner"] = PLAYER_KEYS[owner[i].number]
-            if i in proper:
-                entry["properly_summoned"] = True
-            side = players[PLAYER_KEYS[p]]
-            if zone == "field_zone":
-                side["field_spell"] = entry                   # one entry, not a list
-            else:
-                side.setdefault(ZONE_KEYS[zone], []).append(entry)
-        return players
-
-    def _value(self, what: str, value: Symbol) -> Any:
-        if what == "card":
-            return self.card_id[value.number]
-        if what == "player":
-            return PLAYER_KEYS[value.number]
-        if what == "target":
-            return "direct" if value.type == SymbolType.Function else self.card_id[value.number]
-        return value.name
-
-    def event(self, k: int, kind: str) -> dict[str, Any]:
-        ev: dict[str, Any] = {"event": kind}
-        for key, what in _EVENT_KEYS:
-            ev.update({key: self._value(what, a[1]) for a in self.all(f"event_{key}") if a[0].number == k})
-        tributes = sorted(self.card_id[a[1].number] for a in self.all("event_tribute") if a[0].number == k)
-        if tributes:
-            ev["tributes"] = tributes
-        ev.update({flag: True for flag in ("negated", "replay", "summoning")
-                   if any(a[0].number == k for a in self.all(f"event_{flag}"))})
-        return ev
-
-    def window(self) -> dict[str, Any]:
-        """The snapshot's keys of CONTRACT 8: the chain's links (a bare id where the card's controller
-        activated it), priority, window and passed, where they depart from the defaults."""
-        out: dict[str, Any] = {}
-        where = {a[0].number: a[1].number for a in self.all("zone")}
-        links = []
-        for _, card, player in sorted((a[0].number, a[1].number, a[2].number) for a in self.all("chain_link")):
-            ident = self.card_id[card]
-            links.append(ident if where.get(card) == player else {"card": ident, "player": PLAYER_KEYS[player]})
-        if links:
-            out["chain"] = links
-        if self.all("priority"):
-            out["priority"] = PLAYER_KEYS[self.one("priority")[0].number]
-        if self.all("window"):
-            out["window"] = "event"
-        if "passed" in self.by:
-            out["passed"] = True
-        return out
-
-    def applied(self, choices: dict[Symbol, tuple[dict, str]]) -> list[dict]:
-        """The snapshot's applied effects (choices: effect term -> (entry, about)), on their cards or player."""
-        to_player = {a[0].number: PLAYER_KEYS[a[1].number] for a in self.all("applied_player")}
-        out = []
-        for k, term in sorted((a[0].number, a[1]) for a in self.all("applied")):
-            cards = sorted(self.card_id[a[1].number] for a in self.all("applied_card") if a[0].number == k)
-            out.append({**choices[term][0], **({"cards": cards} if cards else {}),
-                        **({"player": to_player[k]} if k in to_player else {})})
-        return out
-
-    def attack(self) -> dict[str, Any]:
-        return {"attacker": self.card_id[self.one("attack_attacker")[0].number],
-                "target": self._value("target", self.one("attack_target")[0]),
-                "targets_at_declaration": sorted(self.card_id[a[0].number] for a in self.all("target_at_declaration"))}
-
-
 def fits(zone: str, card: dict) -> bool:
     """Whether a pool card is tried in a zone of the generated snapshots: monsters in the
     Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps (and Union
@@ -658,21 +527,14 @@ class Searcher:
 
     def snapshot_of(self, symbols: list[Symbol], names) -> tuple[dict, dict[int, str]]:
         """The snapshot (contract format) an answer describes, and card number -> id."""
-        r = _AnswerReader(symbols, self.pool)
-        snap: dict[str, Any] = {"snapshot": 1, "turn": r.one("turn")[0].number, "turn_player": "A",
-                                "phase": r.one("phase")[0].name}
-        if "battle_step" in r.by:
-            snap["battle_step"] = r.one("battle_step")[0].name
-        snap.update(r.window())
-        snap["players"] = r.players()
-        events = [r.event(k, kind) for k, kind in sorted((a[0].number, a[1].name) for a in r.all("event"))]
-        if events:
-            snap["this_turn"] = events
+        r = AnswerReader.generated(symbols, self.pool)
+        snap = r.snapshot()
         applied = r.applied(self._applied_choices(names)) if "applied" in r.by else []
         if applied:
+            attack = snap.pop("attack", None)
             snap["effects"] = applied
-        if "attack_attacker" in r.by:
-            snap["attack"] = r.attack()
+            if attack is not None:
+                snap["attack"] = attack
         return snap, r.card_id
 
     # ---- the two questions ----------------------------------------------------------
