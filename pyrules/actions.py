@@ -67,12 +67,15 @@ ABOUT: dict[str, tuple[str, str]] = {
                         "effect_position(ox,defense,down)"),
     "declare_attack": ("an attack declaration (`target` a card id or `direct`); during an attack, what a replay "
                        "allows", "declare_attack(ox,skull)"),
-    "enter_battle_phase": ("entering the Battle Phase", "enter_battle_phase"),
+    "enter_battle_phase": ("entering the Battle Phase from Main Phase 1: v1's name of enter_phase(battle), the one "
+                           "`legal` lists", "enter_battle_phase"),
     "draw": ("the turn player's normal draw in the Draw Phase", "draw"),
-    "enter_phase": ("a move to the next phase (judged by check; legal does not list it yet)", "enter_phase(main2)"),
-    "discard": ("the turn player's discard down to 6 cards in hand in their End Phase (judged by check; legal does "
-                "not list it yet)", "discard([h7])"),
-    "end_turn": ("the end of the turn, from the End Phase (judged by check; legal does not list it yet)", "end_turn"),
+    "enter_phase": ("the turn player's move to a phase that may follow the current one (the move waits while the "
+                    "other player may answer: moving_to); `legal` lists the move to the Battle Phase as "
+                    "enter_battle_phase", "enter_phase(main2)"),
+    "discard": ("the turn player's discard down to 6 cards in hand in their End Phase (`legal`: one entry per set "
+                "of as many cards as the hand holds over 6)", "discard([h7])"),
+    "end_turn": ("the end of the turn, from the End Phase, once the hand holds 6 cards or fewer", "end_turn"),
     "set_spell_trap": ("Set a Spell or Trap Card from the hand (a Field Spell in the Field Zone)", "set_spell_trap(mf)"),
     "activate": ("activate a Spell or Trap Card from the hand or Set (docs/activation.md); `legal` lists it without "
                  "`player`, `check` reports the player filled in", "activate(mf,1,B)"),

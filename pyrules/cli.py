@@ -246,7 +246,8 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
     ritual_summon, procedure_summon, special_summon, effect_position, declare_attack,
     enter_battle_phase, draw; set_spell_trap(C), activate(C[,EFFECT[,PLAYER]]) (EFFECT
     default 1, PLAYER default the player with priority) and pass (docs/activation.md);
-    enter_phase(PHASE), discard([CARDS]) and end_turn (checked, not yet listed by legal).
+    enter_phase(PHASE) (enter_battle_phase is enter_phase(battle)), discard([CARDS]) and
+    end_turn (docs/snapshots.md#moving-between-phases-and-the-end-of-the-duel).
     `pyrules actions` lists them all.
 
     \b

@@ -652,6 +652,7 @@ class Searcher:
 _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
     ("gen_card", 2), ("zone", 3), ("slot", 2), ("owner", 2), ("position", 2), ("face", 2),
     ("properly_summoned", 1), ("chain_link", 4), ("priority", 1), ("window", 1), ("passed", 0),
+    ("moving_to", 1), ("winner", 1),
     ("event_summoning", 1), ("event_phase", 2), ("turn", 1), ("phase", 1), ("battle_step", 1),
     ("deck_size", 2), ("event", 2), ("event_card", 2), ("event_player", 2), ("event_how", 2),
     ("event_target", 2), ("event_negated", 1), ("event_replay", 1), ("event_method", 2), ("event_to", 2),
