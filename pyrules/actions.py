@@ -33,7 +33,7 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "effect_position": (("card", "id"), ("to", "position"), ("face", "face")),
     "declare_attack": (("card", "id"), ("target", "target")),
     "enter_battle_phase": (),
-    "draw": (),
+    "draw": (("card_drawn", "name"),),
     "enter_phase": (("phase", "phase"),),
     "discard": (("cards", "ids"),),
     "end_turn": (),
@@ -41,11 +41,15 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "activate": (("card", "id"), ("effect", "effect"), ("player", "actor")),
     "pass": (),
 }
+# the arguments of each action's clingo term: its fields but a card name (kind "name", card_drawn), which the
+# codec gives beside the term as a fact (terms.action_term)
+TERM_SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
+    name: tuple(arg for arg in sig if arg[1] != "name") for name, sig in SIGNATURES.items()}
 OPTIONAL: dict[tuple[str, str], Any] = {("normal_summon", "tributes"): [], ("set", "tributes"): [],
                                         ("normal_summon_defense", "tributes"): [],
                                         ("special_summon", "player"): None, ("fusion_summon", "by"): None,
                                         ("ritual_summon", "by"): None, ("activate", "effect"): 1,
-                                        ("activate", "player"): None}
+                                        ("activate", "player"): None, ("draw", "card_drawn"): None}
 # action name -> (what it asks, one example in the term form).  With SIGNATURES and OPTIONAL the one
 # description of the actions: `pyrules actions` and docs/reference/actions.md are made from them (catalogue()).
 ABOUT: dict[str, tuple[str, str]] = {
@@ -86,9 +90,11 @@ KINDS: dict[str, str] = {"id": "a card id", "ids": "a list of card ids, in any o
                          "face": "up or down", "target": "a card id, or direct", "player": "a player (A or B)",
                          "by": "the id of the card that enables the Summon",
                          "effect": "which of the card's activated effects, from 1", "actor": "the player who acts",
-                         "phase": "a phase: draw, standby, main1, battle, main2 or end"}
+                         "phase": "a phase: draw, standby, main1, battle, main2 or end",
+                         "name": "a card name (not part of the verdict: the card a draw from a Deck given as a "
+                                 "count takes, for pyrules next)"}
 UNSET: dict[str, str] = {"by": "any card that works", "player": "the turn player",
-                         "actor": "the player with priority"}
+                         "actor": "the player with priority", "name": "the top card of a listed Deck"}
 
 
 def catalogue() -> list[dict[str, Any]]:
@@ -135,7 +141,8 @@ def _json_form(name: str) -> str:
 
 ORDER = list(SIGNATURES)
 _NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "costs": None,
-         "position": None, "target": None, "player": None, "by": None, "effect": None, "phase": None, "cards": None}
+         "position": None, "target": None, "player": None, "by": None, "effect": None, "phase": None, "cards": None,
+         "card_drawn": None}
 _RANK = {name: n for n, name in enumerate(ORDER)}
 
 
@@ -156,12 +163,14 @@ class Action(Record):
     effect: int | None = None
     phase: str | None = None
     cards: tuple[str, ...] | None = None
+    card_drawn: str | None = None
 
     def __init__(self, action: str, card: str | None = None, to: str | None = None, face: str | None = None,
                  tributes: tuple[str, ...] | None = None, materials: tuple[str, ...] | None = None,
                  position: str | None = None, target: str | None = None, player: str | None = None,
                  costs: tuple[str, ...] | None = None, by: str | None = None, effect: int | None = None,
-                 phase: str | None = None, cards: tuple[str, ...] | None = None) -> None:
+                 phase: str | None = None, cards: tuple[str, ...] | None = None,
+                 card_drawn: str | None = None) -> None:
         set_field(self, "action", action)
         set_field(self, "card", card)
         set_field(self, "to", to)
@@ -176,6 +185,7 @@ class Action(Record):
         set_field(self, "effect", effect)
         set_field(self, "phase", phase)
         set_field(self, "cards", cards)
+        set_field(self, "card_drawn", card_drawn)
 
     def _signature(self) -> tuple[tuple[str, str], ...]:
         """The action kind's fields; InvalidInput for a kind made by hand that does not exist."""
@@ -220,7 +230,7 @@ class Action(Record):
                 "" if t is None else "\x00".join(t), "" if m is None else "\x00".join(m),
                 "" if c is None else "\x00".join(c),
                 self.position or "", self.target or "", self.player or "", self.by or "", self.effect or 0,
-                self.phase or "", "" if self.cards is None else "\x00".join(self.cards))
+                self.phase or "", "" if self.cards is None else "\x00".join(self.cards), self.card_drawn or "")
 
     @classmethod
     def made(cls, action: str, fields: dict[str, Any]) -> "Action":

@@ -315,6 +315,10 @@ class Engine:
         verdict = self.read_verdict(enc, atoms, act, term)
         if not verdict.permitted:
             return Successor(verdict)
+        needs = [Problem(f"action.{a[0].name}", "is needed for this action's successor (docs/cli.md#the-next-snapshot)")
+                 for a in atoms.get("successor_needs", 1)]
+        if needs:
+            raise InvalidInput(needs)
         if atoms.get("successor_missing", 0):
             raise InvalidInput(Problem("action", f"pyrules next does not give the successor of {act.action} yet "
                                                  "(docs/cli.md#next lists the actions it covers)"))

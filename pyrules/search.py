@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, cast
 import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
 
-from .actions import SIGNATURES, Action
+from .actions import SIGNATURES, TERM_SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
 from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
@@ -383,7 +383,7 @@ class Searcher:
     @staticmethod
     def _action_names() -> str:
         lines = []
-        for name, sig in SIGNATURES.items():
+        for name, sig in TERM_SIGNATURES.items():
             args = ",".join(f"X{i}" for i in range(len(sig)))
             term = f"{name}({args})" if sig else name
             lines.append(f"gen_action_name({term},{name}) :- pick({term}).")

@@ -62,12 +62,27 @@ def test_next_of_bad_input_exits_2_naming_the_field():
     assert res.exit_code == 2 and "action.card" in res.stderr
 
 
-def test_an_action_without_successor_rules_is_refused_not_guessed(engine):
-    """A draw from a Deck given as a count: which card comes is not in the snapshot."""
+def test_a_draw_from_a_deck_given_as_a_count_needs_the_card_drawn(engine):
+    """Which card comes is not in the snapshot: the action names it (card_drawn), else no successor is guessed."""
     snap = {"snapshot": 1, "turn": 3, "phase": "draw", "players": {"A": {"deck": 20}, "B": {}}}
     assert engine.check(snap, "draw").permitted
     with pytest.raises(InvalidInput) as e:
         engine.next(snap, "draw")
+    assert e.value.problems[0].path == "action.card_drawn"
+    after = engine.next(snap, {"action": "draw", "card_drawn": "Battle Ox"}).snapshot
+    assert after["players"]["A"] == {"deck": 19, "hand": [{"id": "A.drawn.3", "card": "Battle Ox"}]}
+    with pytest.raises(InvalidInput) as e:
+        engine.next(snap, {"action": "draw", "card_drawn": "No Such Card"})
+    assert e.value.problems[0].path == "action.card_drawn"
+
+
+def test_a_question_that_is_no_game_action_has_no_successor(engine):
+    """effect_position asks what an effect could do: not an action a player takes, so no successor."""
+    snap = {"snapshot": 1, "turn": 3, "phase": "main1",
+            "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]}, "B": {}}}
+    assert engine.check(snap, "effect_position(ox,defense,up)").permitted
+    with pytest.raises(InvalidInput) as e:
+        engine.next(snap, "effect_position(ox,defense,up)")
     assert e.value.problems[0].path == "action"
 
 

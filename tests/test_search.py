@@ -324,8 +324,8 @@ def test_progress_only_on_a_terminal():
 
 def test_the_generator_asks_every_action_of_the_contract(engine):
     """rules/search/generator.lp's query/1 list stays in step with the action signatures
-    (pyrules.actions.SIGNATURES): one query rule per action, with its number of arguments."""
-    from pyrules.actions import SIGNATURES
+    (pyrules.actions.TERM_SIGNATURES): one query rule per action, with its term's number of arguments."""
+    from pyrules.actions import TERM_SIGNATURES
     from pyrules.astwalk import head_body, term_atoms
     from pyrules.solver import parse_text
     text = (engine.rules_dir / "search" / "generator.lp").read_text(encoding="utf-8")
@@ -335,7 +335,7 @@ def test_the_generator_asks_every_action_of_the_contract(engine):
             for sig, fn in head_body(stmt)[0]:
                 if sig == ("query", 1):
                     asked |= {s for s, _ in term_atoms(fn.arguments[0])}
-    assert asked == {(name, len(sig)) for name, sig in SIGNATURES.items()}
+    assert asked == {(name, len(sig)) for name, sig in TERM_SIGNATURES.items()}
 
 
 @pytest.mark.parametrize("reason, zone", [("attack_lock_level", "spells_traps"),        # "Gravity Bind"
