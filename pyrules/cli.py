@@ -907,5 +907,39 @@ def _make_folder(name: str, option: str) -> None:
         raise InvalidInput(Problem(option, f"cannot make the folder {name}: {e.strerror or e}")) from None
 
 
+@main.command()
+@click.argument("deck_a", type=click.Path(exists=True, dir_okay=False))
+@click.argument("deck_b", type=click.Path(exists=True, dir_okay=False))
+@click.option("--seed", default=1, type=int, show_default=True, help="The seed of the shuffles and choices.")
+@click.option("--max-actions", default=2000, type=click.IntRange(min=1), show_default=True,
+              help="Stop after this many actions.")
+@json_option
+@reading_option
+@cards_option
+@rules_option
+@click.pass_context
+def play(ctx, deck_a, deck_b, seed, max_actions, as_json, readings, cards, rules):
+    """Play a whole duel between DECK_A and DECK_B by seeded random choices from `legal`, each
+    followed by `next`, and print it as a log (--json: one {"step", "snapshot", "action"} a line).
+
+    A deck file is YAML (a list of card names, or `main:` and `extra:` lists) or text (one name
+    a line, `3 Battle Ox` for copies, `#` comments, a line `extra:` before the Extra Deck).
+
+    \b
+    Example:
+        pyrules play facts/decks/normal_a.txt facts/decks/normal_b.yaml --seed 7
+    """
+    from .play import duel, log_line, read_deck
+    engine = _engine(ctx, rules, cards)
+    decks = [read_deck(d, engine.cards) for d in (deck_a, deck_b)]
+    for step in duel(engine, decks[0], decks[1], seed, max_actions, _readings(readings)):
+        if as_json:
+            click.echo(json.dumps({"step": step.number, "snapshot": step.snapshot,
+                                   "action": step.action.to_json() if step.action else None}))
+        else:
+            click.echo(log_line(step))
+    _done(OK)
+
+
 if __name__ == "__main__":   # pragma: no cover
     main()
