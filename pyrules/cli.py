@@ -662,13 +662,26 @@ def cards_audit(path, as_json):
         print_audit(report)
 
 
-scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",
-                            help="Search bounds (default monsters=2,hand=1,graveyard=1,events=3,extra=0,"
-                                 "banished=0,chain=1,attack=1,effects=0; effects: applied effects in the "
-                                 "snapshot's effects:).")
-pool_option = click.option("--cards", "card_names", default=None, metavar="NAMES",
-                           help="Comma-separated card names the snapshots draw from (default: Battle Ox, "
-                                "Man-Eater Bug, Summoned Skull, Blue-Eyes White Dragon, Dark Necrofear).")
+class _LazyHelp(click.Option):
+    """An option whose help is made when --help is shown, by a function of the module that knows the
+    facts it states (so that the help and the code cannot disagree, and no command pays for the import)."""
+
+    def __init__(self, *args: Any, help_from: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help_from = help_from
+
+    def get_help_record(self, ctx):
+        if self.help is None:
+            import importlib
+            module, _, name = self.help_from.rpartition(".")
+            self.help = getattr(importlib.import_module(module, __package__), name)()
+        return super().get_help_record(ctx)
+
+
+scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...", cls=_LazyHelp,
+                            help_from=".search.scope_help")
+pool_option = click.option("--cards", "card_names", default=None, metavar="NAMES", cls=_LazyHelp,
+                           help_from=".search.pool_help")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                               metavar="SECONDS", help="Stop cleanly after this long (the whole run: for verify, all the "
                                                       "properties together) and report what was found.")
@@ -685,7 +698,8 @@ def _searcher(ctx, rules, card_names):
 @click.option("--values", default=None, metavar="A,B", help="The two values to compare (default: all two).")
 @scope_option
 @pool_option
-@click.option("--count", default=1, type=click.IntRange(min=1), help="How many distinct counterexamples.")
+@click.option("--count", default=1, type=click.IntRange(min=1), help="How many counterexamples, each parting the readings differently: "
+                   "another action, verdict, reason or cited cause, not the same one with more around it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write each counterexample as a YAML ruling case into this folder.")
 @json_option
