@@ -568,20 +568,31 @@ def explain(ctx, snapshot, action, readings, cards, rules):
 @main.command()
 @click.argument("snapshot")
 @click.option("--no-actions", is_flag=True, help="Draw the board only.")
+@click.option("--svg", "svg_file", default=None, metavar="FILE",
+              help="Also draw the board as an SVG picture into FILE (- for standard output, instead of the text).")
 @reading_option
 @cards_option
 @rules_option
 @click.pass_context
-def show(ctx, snapshot, no_actions, readings, cards, rules):
+def show(ctx, snapshot, no_actions, svg_file, readings, cards, rules):
     """Draw SNAPSHOT's board (both sides, zones, positions, face-down cards, this turn's
     history) with the permitted actions.
 
     \b
     Example:
         pyrules show facts/examples/main_phase.yaml
+        pyrules show facts/examples/main_phase.yaml --svg board.svg
     """
     from .show import show as run_show
     engine = _engine(ctx, rules, cards)
+    if svg_file is not None:
+        from .draw import svg_text
+        text = svg_text(engine.game(_snapshot(snapshot, engine), _readings(readings)))
+        if svg_file == "-":
+            click.echo(text, nl=False)
+            _done(OK)
+        with _open(svg_file, "w", "--svg") as f:
+            f.write(text)
     import shutil
     width = shutil.get_terminal_size((80, 24)).columns
     click.echo(run_show(engine, _snapshot(snapshot, engine), _readings(readings), with_actions=not no_actions,
@@ -702,12 +713,15 @@ def _searcher(ctx, rules, card_names):
                    "another action, verdict, reason or cited cause, not the same one with more around it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write each counterexample as a YAML ruling case into this folder.")
+@click.option("--html", "html_file", default=None, metavar="FILE",
+              help="Write an HTML page into FILE: each counterexample's board, the action, each value's verdict "
+                   "and reasons.")
 @json_option
 @timeout_option
 @rules_option
 @click.pass_context
 @hard_timeout
-def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, timeout, rules):
+def diff(ctx, reading, values, scope_text, card_names, count, out_dir, html_file, as_json, timeout, rules):
     """Smallest snapshots where the two values of READING give an action different verdicts.
 
     Exit status 0 whether or not one is found, 1 when a --timeout run still grounding past it
@@ -718,6 +732,7 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
         pyrules diff position_change_limit
         pyrules diff position_change_limit --count 3 --out tests/cases/found
         pyrules diff first_turn_draw --scope monsters=1,events=2 --json
+        pyrules diff position_change_limit --count 2 --html diff.html
     """
     from .search import Progress, Scope, case_of, format_counterexample
     searcher = _searcher(ctx, rules, card_names)
@@ -741,6 +756,11 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
             with _open(path, "w", "--out") as f:
                 f.write(yaml.safe_dump([case], sort_keys=False, allow_unicode=True))
             written.append(str(path))
+    if html_file:
+        from .draw import diff_page
+        with _open(html_file, "w", "--html") as f:
+            f.write(diff_page(searcher.engine, f"pyrules diff {reading}: {' vs '.join(shown)}", result))
+        written.append(str(html_file))
     if as_json:
         click.echo(json.dumps({"reading": reading, "values": shown, **result.to_json(), "written": written}))
         return
