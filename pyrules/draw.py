@@ -9,6 +9,7 @@ data-position and data-face, so that tools and tests can read the picture back.
 from __future__ import annotations
 
 import html
+import textwrap
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -23,6 +24,7 @@ LABEL = 120                   # the column of row labels
 LINE = 15                     # a line of text
 ZONES = 5                     # Monster Zones and Spell & Trap Zones a side
 WIDTH = LABEL + (ZONES + 1) * CELL + 10
+WRAP = 150                    # characters of a line of words (about the width at 11 px)
 FILL = {"monster": "#f3e2c7", "spell": "#cfeee6", "trap": "#f1d3e6"}
 POSITION_WORDS = {"attack": "Attack Position", "defense": "Defense Position"}
 
@@ -125,9 +127,11 @@ class _Board:
         self.y += CELL
 
     def lines(self, lines: list[str], x: float = 6, **attrs: Any) -> None:
+        """Lines of text, each wrapped to the picture's width (continuations indented)."""
         for line in lines:
-            self.y += LINE
-            _text(self.svg, x, self.y, line, **attrs)
+            for part in textwrap.wrap(line, WRAP, subsequent_indent="    ", break_on_hyphens=False) or [""]:
+                self.y += LINE
+                _text(self.svg, x, self.y, part, **attrs)
         self.y += 4
 
     # ---- the sides --------------------------------------------------------------------------
