@@ -15,6 +15,7 @@ examples (../shared/spec/examples):
           permitted: false
           reasons: [already_changed_this_turn]   # optional: ids that must be among the reasons
           notes: {materials_go_to: banished}     # optional: derived facts the verdict must report
+          cites: [Toon Summoned Skull]           # optional: exactly the cards whose text its reasons cite
           readings: {position_change_limit: any_change}   # optional, per check
       replay: true             # optional: `legal` must report this replay flag
       unmodelled: [ceal]       # optional: `legal` and every check must list exactly these ids as unmodelled
@@ -210,7 +211,8 @@ def _keys(v: dict, path: str, shapes: dict[str, Shape], required: tuple[str, ...
 
 
 CHECK_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
-                                  "readings": _or_null(_words), "notes": _or_null(_words)}
+                                  "readings": _or_null(_words), "notes": _or_null(_words),
+                                  "cites": _or_null(_strings)}
 LEGAL_SHAPES: dict[str, Shape] = {"includes": _or_null(_actions), "excludes": _or_null(_actions), "count": _count}
 
 
@@ -414,7 +416,19 @@ def _verdict_details(case: dict, chk: dict, v, got_ids: list[str]) -> tuple[bool
     wrong = {k: notes.get(k) for k, want_v in (chk.get("notes") or {}).items() if notes.get(k) != str(want_v)}
     if wrong:
         return False, f"expected notes {chk['notes']}, got {notes}"
-    return True, ""
+    return _expect_cites(chk, v)
+
+
+CITED_CARD = re.compile(r'card text of "([^"]*)"')
+
+
+def _expect_cites(chk: dict, v) -> tuple[bool, str]:
+    """cites: the cards whose text the verdict's reasons cite (`card text of "Name"` in their sources)
+    are exactly these."""
+    if chk.get("cites") is None:
+        return True, ""
+    got = sorted({n for r in v.reasons for n in CITED_CARD.findall(r.source)})
+    return got == sorted(chk["cites"]), f"expected the reasons to cite the text of {sorted(chk['cites'])}, got {got}"
 
 
 # The checks by kind (case_checks): the first two expect input to be rejected; the others expect

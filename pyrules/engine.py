@@ -263,7 +263,7 @@ class Engine:
         """The verdict on the queried action, read from the answer (raises InvalidInput)."""
         self._raise_invalid(enc, atoms)
         permitted = any(a[0] == term for a in atoms.get("permitted", 1))
-        reasons = () if permitted else reasons_of(enc, atoms, term, self.catalogue.reasons)
+        reasons = () if permitted else reasons_of(enc, atoms, term, self.catalogue.reasons, self.catalogue.text_cards)
         notes = tuple(sorted((a[1].name, note_value(enc, a[2])) for a in atoms.get("note", 3)
                              if a[0] == term))
         if act.action == "special_summon" and act.player is None:     # the default, filled in
@@ -295,7 +295,7 @@ class Engine:
         if include_forbidden:
             for s in {a[0] for a in atoms.get("forbidden", 2)}:
                 forbidden.append(Verdict(_listed(decode_action(enc, s, members)), False,
-                                         reasons_of(enc, atoms, s, self.catalogue.reasons)))
+                                         reasons_of(enc, atoms, s, self.catalogue.reasons, self.catalogue.text_cards)))
             forbidden.sort(key=lambda v: v.action.sort_key())
         activated = [a.card for a in permitted if a.action == "activate" and a.card is not None]
         return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game, activated))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from clingo import Symbol, SymbolType
 
 from . import sentences
-from .actions import Action
+from .actions import SIGNATURES, Action
 from .effects import activation_modelled
 from .records import Record, record, set_field
 
@@ -234,22 +234,66 @@ def unmodelled(game: Game, activated: Iterable[str] = ()) -> tuple[Unmodelled, .
     return tuple(out)
 
 
-def reasons_of(enc: Encoding, atoms: Answer, term: Symbol, catalogue: dict[str, tuple[str, str]]
-               ) -> tuple[Reason, ...]:
+def reasons_of(enc: Encoding, atoms: Answer, term: Symbol, catalogue: dict[str, tuple[str, str]],
+               text_cards: dict[str, str] | None = None) -> tuple[Reason, ...]:
     """The reasons the answer forbids the action `term` for, in id order, with their texts and
-    sources from the catalogue (reason id -> (text, source))."""
+    sources from the catalogue (reason id -> (text, source)); a reason of `text_cards` (reason id
+    -> "evidence" or "action": reason_text_card/2) cites the text of the card in play."""
     ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
     out = []
     for rid in ids:
         ev = [a[2] for a in atoms.get("evidence", 3) if a[0] == term and a[1].name == rid]
-        out.append(reason(enc, rid, ev, catalogue))
+        whose = (text_cards or {}).get(rid)
+        out.append(reason(enc, rid, ev, catalogue, _action_card(enc, term) if whose == "action" else None,
+                          whose is not None))
     return tuple(out)
 
 
-def reason(enc: Encoding, rid: str, evidence: list[Symbol], catalogue: dict[str, tuple[str, str]]) -> Reason:
-    """A Reason: its catalogue text filled from its evidence atoms (sentences.reason_text)."""
+def _action_card(enc: Encoding, term: Symbol) -> Evidence | None:
+    """The card an action term is about (its first argument, for the actions the codec says take a card id)."""
+    sig = SIGNATURES.get(term.name)
+    if sig and sig[0][1] == "id" and term.arguments and term.arguments[0].type == SymbolType.Number:
+        return card_evidence(enc, term.arguments[0].number)
+    return None
+
+
+def citations(source: str) -> list[str]:
+    """A source's citations: its parts between "; " outside quotes and parentheses."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(source):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "()":
+            depth += 1 if ch == "(" else -1
+        elif not quoted and depth == 0 and source.startswith("; ", i):
+            parts.append(source[start:i])
+            start = i + 2
+    return parts + [source[start:]]
+
+
+def cited_source(source: str, grounds: tuple[Evidence, ...], about: Evidence | None) -> str:
+    """The source a verdict cites for a reason that rests on a card's text: the text of each card in
+    play it rests on (the cards of its evidence, or `about`, the action's card), then the rulings of
+    the catalogue's source; the catalogue's examples ("card text of" other cards) are left out.  An
+    applied effect of the snapshot without a source card is cited as such (CONTRACT 6)."""
+    cards = [g for g in ((about,) if about is not None else grounds) if g.kind in ("card", "effect")]
+    names = list(dict.fromkeys(g.name for g in cards if g.name))
+    cites = [f'card text of "{n}"' for n in names]
+    if any(g.kind == "effect" and not g.name for g in cards):
+        cites.append("CONTRACT 6, 3. applied (an effect the snapshot lists)")
+    if not cites:
+        return source
+    return "; ".join(cites + [c for c in citations(source) if not c.startswith("card text of")])
+
+
+def reason(enc: Encoding, rid: str, evidence: list[Symbol], catalogue: dict[str, tuple[str, str]],
+           about: Evidence | None = None, from_text: bool = False) -> Reason:
+    """A Reason: its catalogue text filled from its evidence atoms (sentences.reason_text); with
+    from_text, its source is the text of the card in play (cited_source)."""
     text, source = catalogue.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
     grounds = tuple(evidence_of(enc, e) for e in evidence)
+    if from_text:
+        source = cited_source(source, grounds, about)
     return Reason(rid, sentences.reason_text(text, grounds), source, tuple(g.text() for g in grounds), grounds)
 
 

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, cast
 import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
 
-from .actions import SIGNATURES, TERM_SIGNATURES, Action
+from .actions import TERM_SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
 from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
@@ -44,10 +44,11 @@ from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_ME
 from .solver import Program, atoms_of, parse_text
 
 SEARCH_DIR = "search"
-DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear",
-                "The Legendary Fisherman",                                  # cannot be attacked while "Umi" is there
-                "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock, equips
-                "Level Limit - Area B")                     # keeps Level 4+ in Defense (reading level_limit_change)
+DEFAULT_MONSTERS = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear",
+                    "The Legendary Fisherman")                          # cannot be attacked while "Umi" is there
+DEFAULT_SPELLS_TRAPS = ("Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock,
+                        "Level Limit - Area B")   # equips; keeps Level 4+ in Defense (reading level_limit_change)
+DEFAULT_POOL = DEFAULT_MONSTERS + DEFAULT_SPELLS_TRAPS    # (tests/test_search.py checks each card's kind)
 WORLD_VAR = "W__"
 # predicates that always take the world argument in a two-reading search
 WORLD_SEEDS = {("selected_reading", 2), ("permitted", 1), ("forbidden", 2), ("forbidden", 3),
@@ -122,6 +123,19 @@ class Scope:
         return scope.with_(**values)
 
 
+def scope_help() -> str:
+    """The --scope option's help: the default scope, from Scope itself."""
+    return (f"Search bounds (default {str(Scope()).replace(',', ', ')}; spells: Spell and Trap Cards a side, field: a Field Spell a side, "
+            "effects: applied effects in the snapshot's effects:).")
+
+
+def pool_help() -> str:
+    """The --cards option's help: the default pool the generator draws from, from DEFAULT_POOL itself."""
+    return (f"Comma-separated card names the snapshots draw from (default: {len(DEFAULT_MONSTERS)} monsters, "
+            f"{', '.join(DEFAULT_MONSTERS)}; {len(DEFAULT_SPELLS_TRAPS)} Spells/Traps, "
+            f"{', '.join(DEFAULT_SPELLS_TRAPS)}; a reading or a property may name its own pool).")
+
+
 # ---- results --------------------------------------------------------------------
 @dataclass
 class Counterexample:
@@ -132,7 +146,7 @@ class Counterexample:
     events: int
     worlds: dict[str, dict]          # label -> {"readings": {...}, "model": (permitted, reasons), "verdict": Verdict}
     reproduced: bool
-    pattern: tuple = ()
+    core: tuple[str, ...] = ()       # what makes the readings part (diff_core/1 of rules/search/diff.lp)
     optimal: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -436,43 +450,30 @@ class Searcher:
             if timed_out:
                 break
             if n + 1 < count:
+                exclusion = self._exclusion(symbols)
+                if exclusion is None:
+                    break
                 part = f"exclude_{n}"
-                program.add(self._exclusion(symbols), part)
+                program.add(exclusion, part)
                 program.ground(part)
         return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label, timed_out,
                             self.pool_words)
 
     @staticmethod
-    def _pattern(symbols: list[Symbol]) -> tuple[str, tuple]:
-        """The action kind, and the history of the action's card (all events if it names none)."""
-        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
-        kind = pick.name if pick.type == SymbolType.Function else "?"
-        card = pick.arguments[0] if pick.arguments and SIGNATURES.get(kind, ((None, None),))[0][1] == "id" else None
-        on_card = {s.arguments[0].number for s in symbols if s.name == "event_card" and s.arguments[1] == card}
-        events = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event"
-                  and (card is None or s.arguments[0].number in on_card)}
-        hows = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event_how"}
-        return kind, tuple((events[k], hows.get(k)) for k in sorted(events))
+    def _core(symbols: list[Symbol]) -> tuple[Symbol, ...]:
+        """What makes the readings part in this answer: its diff_core/1 atoms (rules/search/diff.lp:
+        the action's kind, each world's verdict, reasons and what they cite), in order."""
+        return tuple(sorted((s.arguments[0] for s in symbols if s.name == "diff_core" and len(s.arguments) == 1),
+                            key=symbol_key))
 
-    def _exclusion(self, symbols: list[Symbol]) -> str:
-        """A constraint ruling out every snapshot with the same action kind and history pattern."""
-        kind, events = self._pattern(symbols)
-        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
-        has_card = bool(pick.arguments) and SIGNATURES[kind][0][1] == "id"
-        body = ["pick(A__)", f"gen_action_name(A__,{kind})"]
-        if has_card:
-            body.append("gen_action_card(A__,I__)")
-        for k, (e, how) in enumerate(events, start=1):
-            body.append(f"event(K{k}__,{e})")
-            if has_card:
-                body.append(f"event_card(K{k}__,I__)")
-            if how:
-                body.append(f"event_how(K{k}__,{how})")
-            if k > 1:
-                body.append(f"K{k - 1}__ < K{k}__")
-        body.append(f"#count {{ K__ : event_card(K__,I__) }} = {len(events)}" if has_card
-                    else f"#count {{ K__ : event(K__,_) }} = {len(events)}")
-        return ":- " + ", ".join(body) + "."
+    def _exclusion(self, symbols: list[Symbol]) -> str | None:
+        """A constraint ruling out every later answer whose core holds this one's core: a further
+        counterexample differs in what makes the readings part, not by padding (an event or a card
+        beside them); None when the answer has no core (a property's counterexample)."""
+        core = self._core(symbols)
+        if not core:
+            return None
+        return ":- " + ", ".join(f"diff_core({x})" for x in core) + "."
 
     # ---- model -> snapshot ------------------------------------------------------------
     def _counterexample(self, symbols: list[Symbol], names, worlds: dict[int, tuple[str, dict]],
@@ -487,8 +488,8 @@ class Searcher:
         reproduced = all([entry.pop("reproduced") for entry in out_worlds.values()])
         n_cards = sum(1 for s in symbols if s.name == "gen_card")
         n_events = sum(1 for s in symbols if s.name == "event")
-        kind, events = self._pattern(symbols)
-        return Counterexample(snap, action, n_cards, n_events, out_worlds, reproduced, (kind, events), optimal)
+        core = tuple(str(x) for x in self._core(symbols))
+        return Counterexample(snap, action, n_cards, n_events, out_worlds, reproduced, core, optimal)
 
     def _action(self, symbols: list[Symbol], names, card_id: dict[int, str]) -> Action | None:
         """The action a counterexample is about (pick/1), with its card sets; None for none."""
