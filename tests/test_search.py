@@ -98,10 +98,16 @@ def test_count_gives_counterexamples_that_part_the_readings_differently(engine, 
 @pytest.mark.parametrize("reading", ["first_turn_draw", "level_limit_change"])
 def test_a_further_counterexample_is_not_the_first_with_padding(searcher, reading):
     """The issue's report: --count 2 gave the first counterexample again with an unrelated event
-    added (first_turn_draw: an enter_phase before the draw).  These readings part in one way only."""
-    res = searcher.diff(reading, count=2)
-    assert len(res.found) == 1 and res.exhausted, [cx.snapshot for cx in res.found]
-    assert res.found[0].events == 0
+    added (first_turn_draw: an enter_phase before the draw).  Each counterexample found is
+    unpadded (no event), and none repeats another's core: first_turn_draw parts the readings on
+    the draw, on leaving the Draw Phase before it and on a Deck already empty (the duel over);
+    level_limit_change in one way only."""
+    res = searcher.diff(reading, count=3)
+    assert len(res.found) == 3 or res.exhausted, [cx.snapshot for cx in res.found]
+    assert all(cx.events == 0 for cx in res.found)
+    assert len({cx.action.action for cx in res.found}) == len(res.found)
+    cores = [set(cx.core) for cx in res.found]
+    assert not any(cores[i] <= cores[j] for i in range(len(cores)) for j in range(len(cores)) if i != j)
 
 
 def test_diff_help_names_the_default_search_space(engine):
