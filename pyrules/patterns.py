@@ -150,8 +150,7 @@ ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I
     # docs/design/activation.md section 1 (the survey's kinds, grouped): words that put a condition on the
     # moment a card is activated.  A sentence of the card's activation that says one of these, in a part no
     # activation pattern reads, leaves the activation unmodelled.
-    "a condition": [r"^(?:when|if|during|at the start|while|only|each time|after)\b",
-                    r"\b(?:activate only|only activate|can only (?:be )?activate|can only be activated|"
+    "a condition": [r"\b(?:activate only|only activate|can only (?:be )?activate|can only be activated|"
                     r"activate this card only|must be on the field to activate|you must control)\b"],
     "a cost": [r"\b(?:pay|discard|tribut\w*|send|banish|remove from play)\b[^.;]*(?:;|\bto (?:activate|negate|"
                r"destroy|special|draw|add|target|select|return|inflict|look|change)\b)",
@@ -175,7 +174,7 @@ PERSISTENT = {("spell", "continuous"), ("spell", "equip"), ("spell", "field"), (
 ACTIVATES = re.compile(r"^(?:activate only|you can (?:only )?activate this card(?!'s)|this card can only be activated|"
                        r"activate this card|activate by|activate 1 of|pay \d+ life points to activate)|"
                        r"\bto activate this card\b(?!'s)|^this card cannot be activated\b|\bcan only be placed on the field\b", re.I)
-EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b", re.I)
+EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b|\bdo not have to pay\b", re.I)
 EFFECT_OPENING = re.compile(r"^(?:when|if|each time|once per turn|during|while|as long as|you can|at the|"
                             r"each player|neither player|all|\(|the equipped|a monster equipped|this card)\b", re.I)
 
@@ -203,8 +202,17 @@ def activation_sentences(text: str, kind: str, icon: str) -> list[str]:
             and (ACTIVATES.search(s) or (i == 0 and not EFFECT_OPENING.match(s)))]
 
 
-def _says(text: str) -> list[str]:
-    return [name for name, rx in ACTIVATION_SAYS.items() if rx.search(text)]
+CONDITION_OPENING = re.compile(r"^(?:when|if|during|at the start|while|only|each time|after)\b", re.I)
+"""A sentence that opens with a condition ("When ...:", "If you control ...:") states one of the activation when it
+is the card's first (the activation position, docs/design/activation.md section 1); a later one ("During the End
+Phase of this turn, destroy those monsters.") is the resolution's own."""
+
+
+def _says(text: str, first: bool = False) -> list[str]:
+    said = [name for name, rx in ACTIVATION_SAYS.items() if rx.search(text)]
+    if first and "a condition" not in said and CONDITION_OPENING.search(text):
+        said.insert(0, "a condition")
+    return said
 
 
 def read_activation(text: str, kind: str, icon: str, patterns: Iterable[Pattern] | None = None,
@@ -221,8 +229,9 @@ def read_activation(text: str, kind: str, icon: str, patterns: Iterable[Pattern]
     problems: list[str] = []
     if kind not in ("spell", "trap") or len(text or "") > MAX_TEXT_CHARS:
         return Activation([], [], [], [])
-    for sentence in activation_sentences(text, kind, icon):
-        says += [w for w in _says(sentence) if w not in says]
+    for i, sentence in enumerate(activation_sentences(text, kind, icon)):
+        first = i == 0 or bool(ACTIVATES.search(sentence))
+        says += [w for w in _says(sentence, first) if w not in says]
         rest = sentence
         for p in chosen:
             for m in p.regex.finditer(sentence):
@@ -234,7 +243,7 @@ def read_activation(text: str, kind: str, icon: str, patterns: Iterable[Pattern]
                         problems += [f"{path}: {msg}" for path, msg in bad]
                     elif entry not in effects:
                         effects.append(entry)
-        left = _says(rest.strip(" .,;:"))
+        left = _says(rest.strip(" .,;:"), first and rest[:1] != " ")
         if left:
             unread.append(sentence)
             unread_says += [w for w in left if w not in unread_says]
