@@ -241,7 +241,7 @@ def card_entries(card: dict) -> list[dict]:
 
 ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "activation_cost", "activation_timing",
                                         "activation_condition", "activation_condition_named",
-                                        "answers_activation", "answers_activation_named", "answers_summon_attempt",
+                                        "answers_activation", "answers_activation_named", "answers_summon_attempt", "once_per_turn",
                                         "cannot_be_activated"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
