@@ -140,6 +140,116 @@ def relevant(sentence: str) -> bool:
     return bool(topics(sentence))
 
 
+# ---- what a Spell or Trap Card's activation asks ---------------------------------------
+ACTIVATION_TOPIC = "activation"
+"""The pattern file (facts/patterns/activation.yaml) whose patterns read a Spell or Trap Card's activation
+sentences (read_activation), and only those: each may read a part of a sentence (a cost, the event it
+answers), so it is never run over other texts (derive)."""
+
+ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for name, parts in {
+    # docs/design/activation.md section 1 (the survey's kinds, grouped): words that put a condition on the
+    # moment a card is activated.  A sentence of the card's activation that says one of these, in a part no
+    # activation pattern reads, leaves the activation unmodelled.
+    "a condition": [r"\b(?:activate only|only activate|can only (?:be )?activate|can only be activated|"
+                    r"activate this card only|must be on the field to activate|you must control)\b"],
+    "a cost": [r"\b(?:pay|discard|tribut\w*|send|banish|remove from play)\b[^.;]*(?:;|\bto (?:activate|negate|"
+               r"destroy|special|draw|add|target|select|return|inflict|look|change)\b)",
+               r"^(?:pay|discard|tribute|banish|remove from play|send) ", r"\bpay (?:half|\d+|lp)\b",
+               r"\bby (?:paying|discarding|tributing|sending|removing|banishing)\b"],
+    "a limit": [r"\bonce per (?:turn|duel)\b", r"\bonly activate 1\b", r"\b1 .{0,20}per turn\b"],
+    "a negation": [r"\bnegate (?:the|that|its) (?:activation|summon|normal summon|flip summon|special summon)\b",
+                   r"\bnegate [^.]{0,40}\bactivation\b"],
+    "targets": [r"\btarget", r"\bselect (?:\d+|up to|and|a|one)\b", r"\bequip(?:ped)? (?:only )?(?:with |to )?"
+                r"(?:this card|a|an|1)\b", r"\bequip only\b"],
+    "cards it needs": [r"\bspecial summon", r"\bfrom (?:your|his/her|their|your opponent's|each player's) "
+                       r"(?:deck|hand|graveyard|gy)\b", r"\bdraw (?:\d+|until)", r"\b(?:destroy|banish|return|"
+                       r"remove from play|change|flip) (?:all|\d+|the 1|up to)\b", r"\bin your (?:deck|graveyard)\b",
+                       r"\bfusion summon\b|\britual summon\b|\btop \d+ cards\b|\byour opponent discards\b|"
+                       r"\bin your opponent's hand\b|\blook at\b|\bchange the battle positions of all\b"],
+    "how it is placed": [r"^this card cannot be activated\b", r"\bcan only be placed on the field\b"],
+}.items()}
+
+PERSISTENT = {("spell", "continuous"), ("spell", "equip"), ("spell", "field"), ("trap", "continuous")}
+"""The frames whose card stays face-up: their sentences are mostly the face-up card's own effects."""
+ACTIVATES = re.compile(r"^(?:activate only|you can (?:only )?activate this card(?!'s)|this card can only be activated|"
+                       r"activate this card|activate by|activate 1 of|pay \d+ life points to activate)|"
+                       r"\bto activate this card\b(?!'s)|^this card cannot be activated\b|\bcan only be placed on the field\b", re.I)
+EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b|\bdo not have to pay\b", re.I)
+EFFECT_OPENING = re.compile(r"^(?:when|if|each time|once per turn|during|while|as long as|you can|at the|"
+                            r"each player|neither player|all|\(|the equipped|a monster equipped|this card)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Activation:
+    """What the activation patterns read in a Spell or Trap Card's activation sentences."""
+    effects: list[dict]                       # the entries, in text order, without repeats
+    says: list[str]                           # what the sentences ask (ACTIVATION_SAYS), read or not
+    unread: list[str]                         # the sentences with a condition in a part no pattern reads
+    unread_says: list[str]                    # what those parts ask
+    read: list[tuple[str, str]] = field(default_factory=list)    # (pattern id, sentence)
+    problems: list[str] = field(default_factory=list)
+
+
+def activation_sentences(text: str, kind: str, icon: str) -> list[str]:
+    """The sentences of a Spell or Trap Card's text that speak of its activation: every one but a note in
+    parentheses; on a card that stays face-up (PERSISTENT) the first (unless it opens as one of the face-up
+    card's effects: "When ...", "Once per turn ...", "The equipped monster ...") and those that say how the
+    card is activated ("Activate only ...", "... to activate this card")."""
+    out = [s for s in sentences(text) if not s.startswith("(")]
+    if (kind, icon) not in PERSISTENT:
+        return out
+    return [s for i, s in enumerate(out) if not EFFECT_COST.search(s)
+            and (ACTIVATES.search(s) or (i == 0 and not EFFECT_OPENING.match(s)))]
+
+
+CONDITION_OPENING = re.compile(r"^(?:when|if|during|at the start|while|only|each time|after)\b", re.I)
+"""A sentence that opens with a condition ("When ...:", "If you control ...:") states one of the activation when it
+is the card's first (the activation position, docs/design/activation.md section 1); a later one ("During the End
+Phase of this turn, destroy those monsters.") is the resolution's own."""
+
+
+def _says(text: str, first: bool = False) -> list[str]:
+    said = [name for name, rx in ACTIVATION_SAYS.items() if rx.search(text)]
+    if first and "a condition" not in said and CONDITION_OPENING.search(text):
+        said.insert(0, "a condition")
+    return said
+
+
+def read_activation(text: str, kind: str, icon: str, patterns: Iterable[Pattern] | None = None,
+                    voc: Vocabulary | None = None) -> Activation:
+    """The activation entries the activation patterns (ACTIVATION_TOPIC) read in a Spell or Trap Card's
+    activation sentences, and the sentences that ask something in a part they leave unread (each pattern
+    reads the part it matches; what is left must ask nothing: ACTIVATION_SAYS)."""
+    chosen = [p for p in (bundled_patterns() if patterns is None else patterns) if p.topic == ACTIVATION_TOPIC]
+    effects: list[dict] = []
+    says: list[str] = []
+    unread: list[str] = []
+    unread_says: list[str] = []
+    read: list[tuple[str, str]] = []
+    problems: list[str] = []
+    if kind not in ("spell", "trap") or len(text or "") > MAX_TEXT_CHARS:
+        return Activation([], [], [], [])
+    for i, sentence in enumerate(activation_sentences(text, kind, icon)):
+        first = i == 0 or bool(ACTIVATES.search(sentence))
+        says += [w for w in _says(sentence, first) if w not in says]
+        rest = sentence
+        for p in chosen:
+            for m in p.regex.finditer(sentence):
+                read.append((p.id, sentence))
+                rest = rest[:m.start()] + " " * (m.end() - m.start()) + rest[m.end():]
+                for entry in p.entries(m):
+                    bad = entry_problems(entry, f"pattern {p.id}", voc=voc)
+                    if bad:
+                        problems += [f"{path}: {msg}" for path, msg in bad]
+                    elif entry not in effects:
+                        effects.append(entry)
+        left = _says(rest.strip(" .,;:"), first and rest[:1] != " ")
+        if left:
+            unread.append(sentence)
+            unread_says += [w for w in left if w not in unread_says]
+    return Activation(effects, says, unread, unread_says, read, problems)
+
+
 # ---- loading ---------------------------------------------------------------------------
 def _fill(value: Any, match: re.Match) -> Any:
     if isinstance(value, dict):
@@ -243,7 +353,8 @@ def derive(text: str, patterns: Iterable[Pattern] | None = None, voc: Vocabulary
         order = list(TOPICS)
         return Derived([], [], [f"(a text of {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read)"],
                        topics=order, unread_topics=order)
-    return _read(text, bundled_patterns() if patterns is None else tuple(patterns), voc)
+    chosen = bundled_patterns() if patterns is None else tuple(patterns)
+    return _read(text, tuple(p for p in chosen if p.topic != ACTIVATION_TOPIC), voc)
 
 
 def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = None) -> Derived:

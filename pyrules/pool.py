@@ -52,18 +52,28 @@ def audit(result: ImportResult) -> dict[str, Any]:
             "share_modelled_of_bearing": round(modelled / bearing, 3) if bearing else 1.0,
             "per_kind": dict(sorted(kinds.items())), "left_behind_per_kind": dict(sorted(left.items())),
             "from_overlay": sum(1 for r in records.values() if "curated" in r),
-            "activation": activation_audit(result.one_per_name()),
+            "activation": activation_audit(result.one_per_name(), result.activation),
             "records": records}
 
 
-def activation_audit(cards: list[dict]) -> dict[str, Any]:
-    """For the Spells and Traps: how many have their whole activation condition modelled (an event they
-    answer, pyrules.effects.activation_modelled), by name, and how many are still judged by their
-    frame's rules alone (listed as unmodelled when their activation is judged)."""
+def activation_audit(cards: list[dict], records: dict[str, dict] | None = None) -> dict[str, Any]:
+    """For the Spells and Traps: how many have an activation text that asks something (`bearing`: a condition,
+    a cost, targets, cards its effect needs; the import's activation records, pyrules.importers.activation_record),
+    and how many of those have all of it modelled (pyrules.effects.activation_modelled), by name; the others
+    are judged by their frame's rules alone and listed as unmodelled when activated.  `unread` counts what the
+    unmodelled ones ask that no pattern reads."""
+    records = records or {}
     spells_traps = [c for c in cards if c.get("kind") in ("spell", "trap")]
-    modelled = sorted(c["name"] for c in spells_traps if activation_modelled(c))
-    return {"spells_traps": len(spells_traps), "modelled": len(modelled),
-            "unmodelled": len(spells_traps) - len(modelled), "modelled_cards": modelled}
+    bearing = [c for c in spells_traps if records.get(c["name"], {}).get("asks")]
+    modelled = sorted(c["name"] for c in bearing if activation_modelled(c))
+    unread: Counter[str] = Counter()
+    for c in bearing:
+        why = c.get("activation_unmodelled") or ""
+        unread.update(w for w in {w for r in records.values() for w in r.get("asks", ())} if w in why)
+    return {"spells_traps": len(spells_traps), "bearing": len(bearing), "modelled": len(modelled),
+            "share_modelled_of_bearing": round(len(modelled) / len(bearing), 3) if bearing else 1.0,
+            "unmodelled": len(spells_traps) - len(modelled), "unread": dict(sorted(unread.items())),
+            "modelled_cards": modelled}
 
 
 def with_curated(cards: list[dict], curated: list[dict]) -> list[dict]:

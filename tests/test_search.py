@@ -286,6 +286,7 @@ MUTATIONS = [
     ("activation.lp", "forbidden(activate(C,X,P), speed_1_needs_open_state", "speed_1_only_on_empty_chain"),
     ("activation.lp", "forbidden(activate(C,X,P), set_this_turn", "no_trap_the_turn_it_was_set"),
     ("activation.lp", "forbidden(activate(C,X,P), speed_below_last_link", "only_counter_traps_answer_counter_traps"),
+    ("activation_conditions.lp", "forbidden(activate(C,1,P), answers_no_event", "answering_cards_need_a_link"),
 ]
 
 
