@@ -107,7 +107,7 @@ def cdb_card(code: int, name: str, bits: int, atk: int, df: int, level: int, rac
         if bits & bit:
             return f"{frame} frame"
     card: dict[str, Any] = {"name": name, "passcode": code, "kind": kind}
-    if kind == "monster" or (bits & TYPE_FLAGS["trap_monster"] and (atk or df or level & 0xFF)):
+    if kind == "monster" or (kind == "trap" and (atk or df or level & 0xFF)):     # a Trap Monster's row has its stats
         card.update(_cdb_stats(atk, df, level, race, attribute))
     card.update({flag: True for flag, bit in TYPE_FLAGS.items()
                  if bits & bit and (kind == "monster" or flag == "trap_monster")})
@@ -343,7 +343,7 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
     `unmodelled` where a relevant sentence is read by neither; and the audit record."""
     patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
-        derived = derive(result.texts.get(card["name"], ""), patterns, voc)
+        derived = derive(result.texts.get(card["name"], ""), patterns, voc, card.get("kind"))
         if derived.problems:
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
         props = overlay.get(card["name"]) or {}
@@ -351,6 +351,8 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
         if "special_summon_only" in frames and card["kind"] == "monster" and not (
                 card.get("fusion") or card.get("ritual") or card.get("synchro")):
             card["special_summon_only"] = True   # the frame already says it (facts/cards.yaml convention)
+        if "trap_monster" in frames and card["kind"] == "trap":
+            card["trap_monster"] = True          # the text says it becomes a monster (its stats: the row's)
         effects = props["effects"] if "effects" in props else derived.effects
         if effects:
             card["effects"] = [dict(e) for e in effects]
