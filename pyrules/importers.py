@@ -68,6 +68,8 @@ class ImportResult:
     overlaid: list[str] = field(default_factory=list)              # names the overlay added to
     audit: dict[str, dict] = field(default_factory=dict)            # name -> audit record (audit_record)
     texts: dict[str, str] = field(default_factory=dict, repr=False)  # name -> card text (not kept in cards)
+    unread_activated: dict[str, list[str]] = field(default_factory=dict)   # monster name -> activated-effect
+    #   sentences no `numbered` pattern read (pyrules.patterns.ACTIVATED; the audit's monster_effects)
 
     def one_per_name(self) -> list[dict]:
         """The cards, one per name: same-name Tokens (each card that makes one has its own
@@ -336,6 +338,15 @@ def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | N
     return record
 
 
+def _frame_flags(card: dict, frames: list[str]) -> None:
+    """The frame flags the text (or the overlay) states, set on the card."""
+    if "special_summon_only" in frames and card["kind"] == "monster" and not (
+            card.get("fusion") or card.get("ritual") or card.get("synchro")):
+        card["special_summon_only"] = True   # the frame already says it (facts/cards.yaml convention)
+    if "trap_monster" in frames and card["kind"] == "trap":
+        card["trap_monster"] = True          # the text says it becomes a monster (its stats: the row's)
+
+
 def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None,
                 voc: Vocabulary | None = None) -> ImportResult:
     """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
@@ -346,13 +357,10 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
         derived = derive(result.texts.get(card["name"], ""), patterns, voc, card.get("kind"))
         if derived.problems:
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
+        if derived.unread_activated and card.get("kind") == "monster":
+            result.unread_activated[card["name"]] = list(derived.unread_activated)
         props = overlay.get(card["name"]) or {}
-        frames = list(derived.frames) + (["special_summon_only"] if props.get("special_summon_only") else [])
-        if "special_summon_only" in frames and card["kind"] == "monster" and not (
-                card.get("fusion") or card.get("ritual") or card.get("synchro")):
-            card["special_summon_only"] = True   # the frame already says it (facts/cards.yaml convention)
-        if "trap_monster" in frames and card["kind"] == "trap":
-            card["trap_monster"] = True          # the text says it becomes a monster (its stats: the row's)
+        _frame_flags(card, list(derived.frames) + (["special_summon_only"] if props.get("special_summon_only") else []))
         effects = props["effects"] if "effects" in props else derived.effects
         if effects:
             card["effects"] = [dict(e) for e in effects]
