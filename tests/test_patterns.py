@@ -133,3 +133,21 @@ def test_no_two_patterns_give_one_sentence_the_same_kind(texts):
                         if kinds[a] & kinds[b] or not (kinds[a] and kinds[b]):
                             clashes.setdefault((a, b), set()).add(name)
     assert clashes == {}, {k: sorted(v) for k, v in clashes.items()}
+
+
+def test_activated_effects_are_numbered_in_text_order_and_fallbacks_give_their_type():
+    """`numbered` patterns count a card's activated effects in text order ("{number}"); a fallback reads a
+    sentence no other pattern reads (its type only, `further: unread`); `cards: monster` keeps monster
+    patterns off a Spell's text."""
+    breaker = derive("If this card is Normal Summoned: Place 1 Spell Counter on it (max. 1). Gains 300 ATK for each "
+                     "Spell Counter on it. You can remove 1 Spell Counter from this card, then target 1 Spell/Trap on "
+                     "the field; destroy that target.", kind="monster")
+    got = [(e["type"], e["number"], e["event"], e["further"]) for e in breaker.effects if e["effect"] == "monster_effect"]
+    assert got == [("trigger", 1, "normal_summoned", "none"), ("ignition", 2, "none", "unread")]
+    bug = derive("FLIP: Select and destroy 1 monster on the field.", kind="monster")
+    assert bug.effects == [{"effect": "monster_effect", "type": "flip", "number": 1, "event": "flipped",
+                            "wording": "mandatory", "zone": "field", "further": "none"}]
+    assert derive("When this card is sent from the field to the Graveyard: You can draw 1 card.", kind="spell").effects == []
+    assert derive("Once per turn: You can discard 1 card.", kind="monster").unread_activated == []
+    assert [e["effect"] for e in derive("You can only control 1 \"Gravekeeper's Guard\".", kind="monster").effects] == \
+        ["only_one_controlled"]           # a limit, no activated effect
