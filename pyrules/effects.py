@@ -242,7 +242,7 @@ def card_entries(card: dict) -> list[dict]:
 ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "activation_cost", "activation_timing",
                                         "activation_condition", "activation_condition_named",
                                         "answers_activation", "answers_activation_named", "answers_summon_attempt", "once_per_turn",
-                                        "cannot_be_activated"})
+                                        "cannot_be_activated", "trap_monster"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
@@ -252,6 +252,16 @@ def activation_modelled(card: dict) -> bool:
     activation text asks nothing they leave unread (no `activation_unmodelled`, pyrules.importers)."""
     return not card.get("activation_unmodelled") and any(
         e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ())
+
+
+def monster_effects_modelled(card: dict) -> bool:
+    """True when each of the card's `monster_effect` entries states its activation whole: an event the
+    snapshot records (not `other`) and nothing unread in its text (`further: none`); a card without such
+    entries when it is no Effect Monster."""
+    entries = [e for e in card.get("effects") or () if e.get("effect") == "monster_effect"]
+    if not entries:
+        return not card.get("effect")       # a Normal Monster has none; an Effect Monster's may be unread
+    return all(e.get("further") == "none" and e.get("event") != "other" for e in entries)
 
 
 # ---- facts ------------------------------------------------------------------------------

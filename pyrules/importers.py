@@ -69,6 +69,8 @@ class ImportResult:
     audit: dict[str, dict] = field(default_factory=dict)            # name -> audit record (audit_record)
     activation: dict[str, dict] = field(default_factory=dict)       # Spell/Trap name -> activation_record
     texts: dict[str, str] = field(default_factory=dict, repr=False)  # name -> card text (not kept in cards)
+    unread_activated: dict[str, list[str]] = field(default_factory=dict)   # monster name -> activated-effect
+    #   sentences no `numbered` pattern read (pyrules.patterns.ACTIVATED; the audit's monster_effects)
 
     def one_per_name(self) -> list[dict]:
         """The cards, one per name: same-name Tokens (each card that makes one has its own
@@ -108,7 +110,7 @@ def cdb_card(code: int, name: str, bits: int, atk: int, df: int, level: int, rac
         if bits & bit:
             return f"{frame} frame"
     card: dict[str, Any] = {"name": name, "passcode": code, "kind": kind}
-    if kind == "monster" or (bits & TYPE_FLAGS["trap_monster"] and (atk or df or level & 0xFF)):
+    if kind == "monster" or (kind == "trap" and (atk or df or level & 0xFF)):     # a Trap Monster's row has its stats
         card.update(_cdb_stats(atk, df, level, race, attribute))
     card.update({flag: True for flag, bit in TYPE_FLAGS.items()
                  if bits & bit and (kind == "monster" or flag == "trap_monster")})
@@ -373,6 +375,15 @@ def _apply_activation(result: ImportResult, card: dict, props: dict, patterns: t
     return activation.effects
 
 
+def _frame_flags(card: dict, frames: list[str]) -> None:
+    """The frame flags the text (or the overlay) states, set on the card."""
+    if "special_summon_only" in frames and card["kind"] == "monster" and not (
+            card.get("fusion") or card.get("ritual") or card.get("synchro")):
+        card["special_summon_only"] = True   # the frame already says it (facts/cards.yaml convention)
+    if "trap_monster" in frames and card["kind"] == "trap":
+        card["trap_monster"] = True          # the text says it becomes a monster (its stats: the row's)
+
+
 def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None,
                 voc: Vocabulary | None = None) -> ImportResult:
     """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
@@ -380,14 +391,13 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
     `unmodelled` where a relevant sentence is read by neither; and the audit record."""
     patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
-        derived = derive(result.texts.get(card["name"], ""), patterns, voc)
+        derived = derive(result.texts.get(card["name"], ""), patterns, voc, card.get("kind"))
         if derived.problems:
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
+        if derived.unread_activated and card.get("kind") == "monster":
+            result.unread_activated[card["name"]] = list(derived.unread_activated)
         props = overlay.get(card["name"]) or {}
-        frames = list(derived.frames) + (["special_summon_only"] if props.get("special_summon_only") else [])
-        if "special_summon_only" in frames and card["kind"] == "monster" and not (
-                card.get("fusion") or card.get("ritual") or card.get("synchro")):
-            card["special_summon_only"] = True   # the frame already says it (facts/cards.yaml convention)
+        _frame_flags(card, list(derived.frames) + (["special_summon_only"] if props.get("special_summon_only") else []))
         read = derived.effects + [e for e in _apply_activation(result, card, props, patterns, voc)
                                   if e not in derived.effects]
         effects = props["effects"] if "effects" in props else read

@@ -8,6 +8,11 @@ A pattern that matches fills its `effects` entries from the match's groups ("{1}
 its sentence as read: the sentence is modelled elsewhere (the frame flags a database
 already holds), and `covered_by` says where.  `frame: special_summon_only` says the
 sentence is that frame flag ("Cannot be Normal Summoned/Set."), for databases that lack it.
+`numbered: true` says the sentence is one of the card's activated effects: those sentences are
+counted in text order, and "{number}" in any pattern's entries is the count so far (the effect a
+cost or a "once per turn" sentence belongs to). `fallback: true` marks a broad pattern that reads
+a sentence only when no other pattern does (the first such in file order) (it tells an activated effect's type when nothing
+reads the rest of the sentence). `cards: monster` (spell, trap) reads only that kind of card's text.
 `leaves:` lists the effects a resolved card leaves behind on the cards or the player it
 names (Scapegoat's "You cannot Summon other monsters the turn you activate this card"):
 they are not the card's own effects; a snapshot lists them under `effects:` (CONTRACT 6).
@@ -37,8 +42,8 @@ from .paths import facts_dir
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PATTERN_KEYS = {"id", "regex", "effects", "leaves", "frame", "matches", "near_misses", "covered_by", "note",
-                "checked"}
-FRAMES = ("special_summon_only",)      # the frame flags a pattern may set (`frame:`)
+                "checked", "numbered", "fallback", "cards"}
+FRAMES = ("special_summon_only", "trap_monster")      # the frame flags a pattern may set (`frame:`)
 
 
 @dataclass(frozen=True)
@@ -52,10 +57,14 @@ class Pattern:
     covered_by: str | None = None
     leaves: tuple[dict, ...] = ()
     frame: str | None = None
+    numbered: bool = False
+    fallback: bool = False
+    cards: str | None = None        # the kind of card (monster, spell, trap) whose text it reads; None: any
 
-    def entries(self, match: re.Match) -> list[dict]:
-        """The pattern's entries with "{1}", "{name}" filled from the match's groups."""
-        return [_fill(e, match) for e in self.effects]
+    def entries(self, match: re.Match, number: int = 0) -> list[dict]:
+        """The pattern's entries with "{1}", "{name}" filled from the match's groups ("{number}": the
+        activated effect's number)."""
+        return [_fill(e, match, number) for e in self.effects]
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,7 @@ class Derived:
     frames: list[str] = field(default_factory=list)      # frame flags the text states (`frame:`)
     topics: list[str] = field(default_factory=list)      # what the relevant sentences speak of (TOPICS)
     unread_topics: list[str] = field(default_factory=list)   # what the unread ones speak of
+    unread_activated: list[str] = field(default_factory=list)  # sentences like an activated effect no pattern numbered
 
 
 # ---- sentences -------------------------------------------------------------------------
@@ -123,6 +133,13 @@ TOPICS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for nam
 }.items()}
 ACTIVATION = re.compile(r"\b(?:cannot|can't) (?:activate|use) (?:this|the|its) (?:effect|card)\b", re.I)
 TRIGGER = re.compile(r"^(?:when|if|after|during|once per turn|each time)\b[^:]*:\s*(?P<rest>.*)$", re.I)
+
+
+ACTIVATED = re.compile(
+    r"^(?:flip:|(?:once per turn[,:]? )?you can\b|once per turn:|(?:when|if|during|at the (?:start|end))\b[^:]*:"
+    r"|\(quick effect\))|\(quick effect\)|\bthis is a quick effect\b", re.I)
+"""A sentence worded like a monster's activated effect ("FLIP:", "You can ...", "When ...:", "Once per turn:");
+the audit counts those of Effect Monsters no `numbered` pattern reads (pyrules.pool)."""
 
 
 def topics(sentence: str) -> list[str]:
@@ -251,14 +268,15 @@ def read_activation(text: str, kind: str, icon: str, patterns: Iterable[Pattern]
 
 
 # ---- loading ---------------------------------------------------------------------------
-def _fill(value: Any, match: re.Match) -> Any:
+def _fill(value: Any, match: re.Match, number: int = 0) -> Any:
     if isinstance(value, dict):
-        return {k: _fill(v, match) for k, v in value.items()}
+        return {k: _fill(v, match, number) for k, v in value.items()}
     if isinstance(value, list):
-        return [_fill(v, match) for v in value]
+        return [_fill(v, match, number) for v in value]
     if isinstance(value, str) and "{" in value:
         groups = {str(i): g for i, g in enumerate(match.groups(), 1)}
         groups.update({k: v for k, v in match.groupdict().items()})
+        groups["number"] = str(number)
         whole = re.fullmatch(r"\{(\w+)\}", value)
         filled = re.sub(r"\{(\w+)\}", lambda m: groups.get(m.group(1)) or "", value)
         if whole and re.fullmatch(r"\d+", filled):
@@ -287,6 +305,10 @@ def _problems_of(item: Any, where: str, voc: Vocabulary | None = None) -> list[P
     for key in ("id", "regex"):
         if not isinstance(item.get(key), str):
             out.append(Problem(f"{where}.{key}", "is required (a string)"))
+    out += [Problem(f"{where}.{k}", "true or false") for k in ("numbered", "fallback")
+            if k in item and not isinstance(item[k], bool)]
+    if item.get("cards") is not None and item["cards"] not in ("monster", "spell", "trap"):
+        out.append(Problem(f"{where}.cards", "one of monster, spell, trap"))
     if item.get("frame") is not None and item["frame"] not in FRAMES:
         out.append(Problem(f"{where}.frame", f"one of {', '.join(FRAMES)}"))
     for key in ("effects", "leaves"):
@@ -330,7 +352,8 @@ def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = Non
             ids.add(item["id"])
             out.append(Pattern(item["id"], regex, tuple(item["effects"]), path.stem,
                                tuple(item.get("matches") or ()), tuple(item.get("near_misses") or ()),
-                               item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame")))
+                               item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame"),
+                               bool(item.get("numbered")), bool(item.get("fallback")), item.get("cards")))
     if problems:
         raise InvalidInput(problems)
     return out
@@ -345,8 +368,10 @@ def bundled_patterns() -> tuple[Pattern, ...]:
 MAX_TEXT_CHARS = 3_000      # the longest card text of the two bundled databases has 852 characters
 
 
-def derive(text: str, patterns: Iterable[Pattern] | None = None, voc: Vocabulary | None = None) -> Derived:
-    """The effects the patterns read in a card text, and the relevant sentences they do not read.
+def derive(text: str, patterns: Iterable[Pattern] | None = None, voc: Vocabulary | None = None,
+           kind: str | None = None) -> Derived:
+    """The effects the patterns read in a card text, and the relevant sentences they do not read (with
+    `kind`, the card's kind: only the patterns for that kind of card, or for any).
     A text of more than MAX_TEXT_CHARS characters is not read at all (the topic expressions take time
     growing with the square of a sentence's length): it counts as one unread sentence on every topic."""
     if len(text or "") > MAX_TEXT_CHARS:
@@ -354,44 +379,47 @@ def derive(text: str, patterns: Iterable[Pattern] | None = None, voc: Vocabulary
         return Derived([], [], [f"(a text of {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read)"],
                        topics=order, unread_topics=order)
     chosen = bundled_patterns() if patterns is None else tuple(patterns)
+    if kind is not None:
+        chosen = tuple(p for p in chosen if p.cards in (None, kind))
     return _read(text, tuple(p for p in chosen if p.topic != ACTIVATION_TOPIC), voc)
 
 
 def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = None) -> Derived:
     """derive() on a text of a readable length (entries checked against `voc`)."""
-    effects: list[dict] = []
-    read: list[tuple[str, str]] = []
-    unread: list[str] = []
-    problems: list[str] = []
-    leaves: list[dict] = []
-    frames: list[str] = []
+    out = Derived([], [], [])
     about: list[str] = []
-    unread_about: list[str] = []
+    number = 0
     for sentence in sentences(text):
         spoken = topics(sentence)
         about += [t for t in spoken if t not in about]
-        hit = False
-        for p in patterns:
-            m = p.regex.search(sentence)
-            if not m:
-                continue
-            hit = True
-            read.append((p.id, sentence))
-            if p.frame and p.frame not in frames:
-                frames.append(p.frame)
-            for applied, entries, into in ((False, p.entries(m), effects),
-                                           (True, [_fill(e, m) for e in p.leaves], leaves)):
-                for entry in entries:
-                    bad = entry_problems(entry, f"pattern {p.id}", applied=applied, voc=voc)
-                    if bad:
-                        problems += [f"{path}: {msg}" for path, msg in bad]
-                    elif entry not in into:
-                        into.append(entry)
-        if not hit and spoken:
-            unread.append(sentence)
-            unread_about += [t for t in spoken if t not in unread_about]
+        hits = [(p, m) for p in patterns if not p.fallback and (m := p.regex.search(sentence))]
+        if not hits:        # the first fallback that reads it, alone
+            hits = [(p, m) for p in patterns if p.fallback and (m := p.regex.search(sentence))][:1]
+        if any(p.numbered for p, _ in hits):
+            number += 1
+        elif ACTIVATED.search(sentence):
+            out.unread_activated.append(sentence)
+        for p, m in hits:
+            _take(out, p, m, sentence, number, voc)
+        if not hits and spoken:
+            out.unread.append(sentence)
+            out.unread_topics.extend(t for t in spoken if t not in out.unread_topics)
     order = list(TOPICS)
-    return Derived(effects, read, unread, problems, leaves, frames, sorted(about, key=order.index),
-                   sorted(unread_about, key=order.index))
+    out.topics.extend(sorted(about, key=order.index))
+    out.unread_topics.sort(key=order.index)
+    return out
 
 
+def _take(out: Derived, p: Pattern, m: re.Match, sentence: str, number: int, voc: Vocabulary | None) -> None:
+    """What pattern `p` read in `sentence` (its match `m`), added to `out`."""
+    out.read.append((p.id, sentence))
+    if p.frame and p.frame not in out.frames:
+        out.frames.append(p.frame)
+    for applied, entries, into in ((False, p.entries(m, number), out.effects),
+                                   (True, [_fill(e, m, number) for e in p.leaves], out.leaves)):
+        for entry in entries:
+            bad = entry_problems(entry, f"pattern {p.id}", applied=applied, voc=voc)
+            if bad:
+                out.problems.extend(f"{path}: {msg}" for path, msg in bad)
+            elif entry not in into:
+                into.append(entry)

@@ -137,6 +137,13 @@ def print_audit(report: dict) -> None:
         if act.get("unread"):
             click.echo("What the others ask that no pattern reads: "
                        + ", ".join(f"{k} ({n})" for k, n in act["unread"].items()) + ".")
+    mon = report.get("monster_effects")
+    if mon:
+        click.echo(f"Activated effects of monsters: {mon['effect_monsters']} Effect Monsters; {mon['with_activated_effects']} "
+                   f"with activated effects read from their text, {mon['modelled']} of them whole (event, cost, target, "
+                   f"once per turn), {mon['by_type_only']} judged by their effects' types alone (listed as unmodelled "
+                   f"when activated); {mon['unread']} with a sentence worded like an activated effect that no pattern "
+                   f"reads ({', '.join(mon['unread_cards'][:10])}{', ...' if mon['unread'] > 10 else ''}).")
 
 
 def _type_text(t) -> str:

@@ -144,7 +144,9 @@ def test_no_two_patterns_give_one_sentence_the_same_kind(texts):
     """One pattern per wording: two patterns may read one sentence for different kinds (its
     Summon procedure and its revival restriction), never for the same kind (a copy, or a
     contradiction).  Activation patterns read parts of a sentence (the event, the cost, the negation that
-    follows): two of them may share one, for different kinds."""
+    follows): two of them may share one, for different kinds.
+    A fallback pattern reads a sentence only when no other does, and only the first
+    fallback that fires reads it: the fallbacks are checked against none."""
     kinds = {p.id: {e["effect"] for e in (*p.effects, *p.leaves)} | ({p.frame} if p.frame else set())
              for p in PATTERNS}
     parts = {p.id for p in PATTERNS if p.topic == ACTIVATION_TOPIC}
@@ -152,7 +154,7 @@ def test_no_two_patterns_give_one_sentence_the_same_kind(texts):
     for name, ts in texts.items():
         for t in ts:
             for s in sentences(t):
-                ids = [p.id for p in PATTERNS if p.regex.search(s)]
+                ids = [p.id for p in PATTERNS if not p.fallback and p.regex.search(s)]
                 for i, a in enumerate(ids):
                     for b in ids[i + 1:]:
                         if kinds[a] & kinds[b] or not (kinds[a] and kinds[b] or {a, b} <= parts):
@@ -176,3 +178,21 @@ def test_read_activation_reads_parts_and_reports_what_is_left():
     assert mummy.says == [] and mummy.unread == []
     assert read_activation("Pay 1000 Life Points.", "monster", "normal").effects == []
     assert derive("Pay 1000 Life Points.").effects == []      # never read outside a Spell or Trap's activation
+
+
+def test_activated_effects_are_numbered_in_text_order_and_fallbacks_give_their_type():
+    """`numbered` patterns count a card's activated effects in text order ("{number}"); a fallback reads a
+    sentence no other pattern reads (its type only, `further: unread`); `cards: monster` keeps monster
+    patterns off a Spell's text."""
+    breaker = derive("If this card is Normal Summoned: Place 1 Spell Counter on it (max. 1). Gains 300 ATK for each "
+                     "Spell Counter on it. You can remove 1 Spell Counter from this card, then target 1 Spell/Trap on "
+                     "the field; destroy that target.", kind="monster")
+    got = [(e["type"], e["number"], e["event"], e["further"]) for e in breaker.effects if e["effect"] == "monster_effect"]
+    assert got == [("trigger", 1, "normal_summoned", "none"), ("ignition", 2, "none", "unread")]
+    bug = derive("FLIP: Select and destroy 1 monster on the field.", kind="monster")
+    assert bug.effects == [{"effect": "monster_effect", "type": "flip", "number": 1, "event": "flipped",
+                            "wording": "mandatory", "zone": "field", "further": "none"}]
+    assert derive("When this card is sent from the field to the Graveyard: You can draw 1 card.", kind="spell").effects == []
+    assert derive("Once per turn: You can discard 1 card.", kind="monster").unread_activated == []
+    assert [e["effect"] for e in derive("You can only control 1 \"Gravekeeper's Guard\".", kind="monster").effects] == \
+        ["only_one_controlled"]           # a limit, no activated effect

@@ -218,6 +218,18 @@ def test_summon_priority_counterexample(engine, searcher):
     assert_round_trip(engine, cx)
 
 
+def test_missing_timing_counterexample(engine, searcher):
+    """The reading missing_timing: an optional Flip effect ("FLIP: You can", not worded "When") whose flip was
+    not the last event misses the timing under all_optional only."""
+    cx = searcher.diff("missing_timing").found[0]
+    assert cx.action is not None and cx.action.action == "activate"
+    assert cx.snapshot.get("window") == "event"
+    assert any(e["event"] in ("flip_summon", "flipped") for e in cx.snapshot["this_turn"][:-1])
+    assert cx.worlds["by_wording"]["model"] == (True, ())
+    assert cx.worlds["all_optional"]["model"] == (False, ("missed_the_timing",))
+    assert_round_trip(engine, cx)
+
+
 # ---- verify ------------------------------------------------------------------------
 def test_shipped_properties_hold(searcher, shipped):
     props = searcher.properties()
