@@ -70,7 +70,7 @@ LAYERS: list[dict[str, set[str]]] = [
     {"codec": {"actions", "encode", "terms", "sentences"}},
     {"API": {"__init__", "engine", "results"}},
     {"tools": {"batch", "daskbatch", "search", "supervise", "cases", "lint", "explain", "show", "render",
-               "reference"}},
+               "reference", "mutate"}},
     {"command line": {"cli", "console", "__main__"}},
 ]
 RANK = {m: n for n, layers in enumerate(LAYERS) for modules in layers.values() for m in modules}
