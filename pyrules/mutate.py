@@ -44,7 +44,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -194,8 +194,11 @@ class Marker:
     which: tuple[tuple[str, str], ...]     # (kind, literal as written or "") each; () every mutant
     why: str
 
-    def covers(self, kind: str, before: str) -> bool:
-        return not self.which or any(k == kind and (not text or _bare(text) == _bare(before))
+    def covers(self, kind: str, before: str, mutation: str = "") -> bool:
+        """Whether the marker covers a mutant of this kind and literal (for a number, a part of
+        the change as shown, `1 -> 2 at p(K+[1])`, will do)."""
+        return not self.which or any(k == kind and (not text or _bare(text) == _bare(before)
+                                                    or (kind == "number" and _bare(text) in _bare(mutation)))
                                      for k, text in self.which)
 
 
@@ -217,7 +220,7 @@ def markers(text: str) -> dict[int, tuple[Marker, bool]]:
 
 
 def equivalence(text_lines: list[str], marks: dict[int, tuple[Marker, bool]], stmt_line: int, line: int,
-                kind: str, before: str = "") -> str | None:
+                kind: str, before: str = "", mutation: str = "") -> str | None:
     """Why a mutant (its kind, the literal it changes) on `line` of a statement starting on
     `stmt_line` is equivalent (a marker after code on that line, or on a comment line of the
     comments right above the statement), or None."""
@@ -230,7 +233,7 @@ def equivalence(text_lines: list[str], marks: dict[int, tuple[Marker, bool]], st
             found.append(marks[n][0])
         n -= 1
     for mark in found:
-        if mark.covers(kind, before):
+        if mark.covers(kind, before, mutation):
             return mark.why
     return None
 
@@ -257,7 +260,7 @@ class Mutant:
         if self.kind == "drop":
             return f"dropped {self.before}"
         if self.kind == "number":
-            return f"{self.detail} in {self.before}"
+            return f"{self.detail} at {self.before}"
         return f"{self.before}  ->  {self.after}"
 
     def to_json(self, folder: Path) -> dict[str, Any]:
@@ -282,6 +285,9 @@ def candidates(folder: Path) -> tuple[RuleBase, list[Site]]:
                   for s in statement_sites(st, path, i)]
 
 
+_SENTINEL = 1234567891      # a number no rule writes: where the mutated number stands
+
+
 def make_mutant(base: RuleBase, site: Site) -> Mutant | None:
     """The mutant of a site (its file's text with the statement rewritten); None when the
     change is not seen in the statement's text (nothing changed)."""
@@ -293,10 +299,13 @@ def make_mutant(base: RuleBase, site: Site) -> Mutant | None:
     after = "" if site.kind == "drop" else str(_element(new, site.path))
     text = base.text(site.file)
     m = Mutant(site.file, _line(stmt, site.path), site.kind, str(before), after, splice(text, stmt, str(new)))
-    if site.kind == "number":
+    if site.kind == "number":       # the number marked where it stands: 1 -> 2 at p(K+[1])
         old = _node_at(stmt, site.path).symbol.number
+        marked = mutated(stmt, replace(site, option=_SENTINEL - old))
+        m.before = str(_element(marked, site.path)).replace(str(_SENTINEL), f"[{old}]")
         m.detail = f"{old} -> {old + site.option}"
-    why = equivalence(text.splitlines(), markers(text), stmt.location.begin.line, m.line, site.kind, m.before)
+    why = equivalence(text.splitlines(), markers(text), stmt.location.begin.line, m.line, site.kind, m.before,
+                      m.mutation)
     if why:
         m.status, m.why = "equivalent", why
     else:
@@ -458,20 +467,26 @@ class Report:
 
 
 def _topic(mutant: Mutant, checks: list[Check]) -> list[int]:
-    """The checks of case files named after the mutated file (battle.lp: battle*.yaml)."""
+    """The checks of case files named after the mutated file (battle.lp: battle_*.yaml, mutants_battle.yaml)."""
     stem = mutant.file.stem.split("_")[0]
-    return [i for i, c in enumerate(checks) if Path(c.file).name.startswith(stem)]
+    return [i for i, c in enumerate(checks) if stem in Path(c.file).stem]
 
 
 def _run_mutant(engine: Any, copy: Path, checks: list[Check], order: list[int]) -> dict:
     """In the child: an Engine on the mutated copy (the cache off), the checks until one fails."""
-    os.environ["PYRULES_CACHE_DIR"] = "off"
     from .errors import InvalidInput
+    cache_was = os.environ.get("PYRULES_CACHE_DIR")
+    os.environ["PYRULES_CACHE_DIR"] = "off"
     try:
         mutant_engine = type(engine)(rules=copy, cards=engine.cards, limits=engine.limits)
+        got = first_failure(mutant_engine, checks, order)
     except InvalidInput as e:
         return {"stillborn": "; ".join(map(str, e.problems))}
-    got = first_failure(mutant_engine, checks, order)
+    finally:                    # (where nothing forks, this runs in the command's own process)
+        if cache_was is None:
+            os.environ.pop("PYRULES_CACHE_DIR", None)
+        else:
+            os.environ["PYRULES_CACHE_DIR"] = cache_was
     return {"killed": None} if got is None else {"killed": got[0], "message": got[1]}
 
 
