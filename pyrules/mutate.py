@@ -18,7 +18,7 @@ temporary copy of the rules folder (the cache off, so the user's cache keeps the
 entries), in a forked child so that a mutant whose grounding does not end is stopped
 (where processes do not fork, in this process, without that limit).  A mutant is killed at
 its first failing check; checks that killed earlier mutants run first, then those of case
-files named after the mutated file (battle.lp: battle_*.yaml), so a killed mutant costs
+files named after the mutated file (battle.lp: battle_*.yaml, mutants_battle.yaml), so a killed mutant costs
 about one Engine.  A survivor ran every check.
 
 A mutant that changes nothing a duel can show is marked equivalent by a comment the tool
@@ -29,7 +29,8 @@ reads, with the reason:
     % mutate: equivalent(drop; op): WHY    only those kinds
     % mutate: equivalent(drop own_summon(A,_,S)): WHY
                                            only the mutant of that kind whose literal is
-                                           written so (as the table shows it)
+                                           written so (as the table shows it); for a number,
+                                           a part of its change as shown: `number 1 -> 2 at p(K+[1])`
 
 Equivalent mutants are listed, not run, and left out of the score: killed / (killed +
 survived), a mutant that timed out counting as killed.

@@ -174,3 +174,29 @@ def test_mutate_refuses_rules_that_fail_their_cases(tmp_path):
     res = CliRunner().invoke(main, ["test", str(cases), "--rules", str(rules), "--mutate", "2"])
     assert res.exit_code == 1
     assert "unmutated rules fail" in res.stderr and "FAILED" in res.stdout
+
+
+def test_a_check_with_exact_reasons_or_notes_notices_one_too_many(tmp_path):
+    """What a mutant that only adds a reason or a note needs a case to say: `exact: true` (no other
+    reason) and `notes` (the key has that one value)."""
+    from pyrules import Engine
+    from pyrules.cases import case_checks, run_check
+    rules, _ = _tiny(tmp_path, DRAW_PERMITTED)
+    draw = rules / "draw.lp"
+    draw.write_text(draw.read_text() + "forbidden(draw, no_reason_here, none) :- candidate(draw), phase(main1).\n"
+                    "note(draw, drawn_from, deck) :- query(draw).\n#show note/3.\n")
+
+    def run(engine: Engine, check: dict) -> tuple[bool, str]:
+        case = {"name": "n", "snapshot": {"phase": "main1"}, "checks": [check]}
+        (_, spec), = case_checks(case)
+        return run_check(engine, case, spec)
+
+    engine = Engine(rules=rules)
+    forbidden = {"action": "draw", "permitted": False, "reasons": ["not_draw_phase"]}
+    assert run(engine, forbidden) == (True, "")
+    ok, message = run(engine, {**forbidden, "exact": True})
+    assert not ok and "exactly the reasons ['not_draw_phase']" in message
+    assert run(engine, {**forbidden, "notes": {"drawn_from": "deck"}}) == (True, "")
+    draw.write_text(draw.read_text() + "note(draw, drawn_from, graveyard) :- query(draw).\n")
+    ok, message = run(Engine(rules=rules), {**forbidden, "notes": {"drawn_from": "deck"}})
+    assert not ok and "graveyard" in message
