@@ -45,7 +45,7 @@ from pyrules.batch import run  # noqa: E402
 from pyrules.encode import encode  # noqa: E402
 from pyrules.solver import BASE, CLINGO_ARGS, program_for  # noqa: E402
 from pyrules.symbols import add_facts, add_statements  # noqa: E402
-from workload import snapshot, summons_board, synchro_board, typical  # noqa: E402
+from workload import snapshot, spell_trap_board, summons_board, synchro_board, typical  # noqa: E402
 
 
 def ms(seconds: float) -> str:
@@ -253,6 +253,15 @@ def rows_growth(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
                  "Polymerization, a Ritual Spell, 15 Fusion Monsters): median of the rounds' ratios "
                  "(their middle half); ratio of the medians",
                  f"{ms(board)} ({paired:.2f}x typical, {low:.2f}-{high:.2f}; {board / typical_s:.2f}x)",
+                 "< 2x typical"))
+    (st_board, typical_s), (s_rounds, t_rounds) = alternating_blocks(
+        engine, [lambda i: spell_trap_board(i + 1), lambda i: typical(i + 1)], 10 * n)
+    ratios = [b / t for b, t in zip(s_rounds, t_rounds)]
+    paired = statistics.median(ratios)
+    low, _, high = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (paired, paired, paired)
+    rows.append(("activation board (issue 36: ten Spells and Traps in hand and on the field, a three-link "
+                 "chain): median of the rounds' ratios (their middle half); ratio of the medians",
+                 f"{ms(st_board)} ({paired:.2f}x typical, {low:.2f}-{high:.2f}; {st_board / typical_s:.2f}x)",
                  "< 2x typical"))
     return rows
 

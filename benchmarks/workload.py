@@ -67,6 +67,8 @@ def uniquify(snap: dict, n: int) -> dict:
         for k in ("card", "target"):
             if k in ev:
                 ev[k] = ren(ev[k])
+    for link in snap.get("chain", []):
+        link["card"] = ren(link["card"])
     return snap
 
 
@@ -93,4 +95,26 @@ def summons_board(n: int = 0) -> dict:
     """The board of issue 13 (benchmarks/summons_board.yaml): 5 monsters, 6 cards in hand, 10 in the
     Graveyard, "Polymerization", a Set Ritual Spell and 15 Fusion Monsters in the Extra Deck."""
     snap = copy.deepcopy(_summons_fixture())
+    return uniquify(snap, n) if n else snap
+
+
+SPELLS_TRAPS_HAND = ["Pot of Greed", "Mystical Space Typhoon", "Book of Moon", "Dark Hole", "Raigeki"]
+SPELLS_TRAPS_SET = ["Mirror Force", "Trap Hole", "Sakuretsu Armor", "Torrential Tribute", "Magic Cylinder"]
+
+
+def spell_trap_board(n: int = 0) -> dict:
+    """The activation board of issue 36: the typical monsters, ten Spells and Traps (five in A's hand,
+    five Set on B's field) and a three-link chain (A's "Monster Reborn", B's "Mystical Space Typhoon",
+    A's "Book of Moon"), B to answer it with spell speed 2 or more."""
+    snap = snapshot(0, backrow=0, hand=0)
+    a_side, b_side = snap["players"]["A"], snap["players"]["B"]
+    a_side["hand"] = [{"id": f"h{k}", "card": c} for k, c in enumerate(SPELLS_TRAPS_HAND)]
+    a_side["graveyard"] = [{"id": "ag0", "card": "Summoned Skull"}]
+    a_side["spells_traps"] = [{"id": "as0", "card": "Monster Reborn", "face": "up"},
+                              {"id": "as1", "card": "Book of Moon", "face": "up"}]
+    b_side["spells_traps"] = [{"id": "bs9", "card": "Mystical Space Typhoon", "face": "up"}]
+    b_side["spells_traps"] += [{"id": f"bs{k}", "card": c, "face": "down"} for k, c in enumerate(SPELLS_TRAPS_SET[:4])]
+    b_side["hand"] = [{"id": "bh0", "card": SPELLS_TRAPS_SET[4]}]
+    snap["chain"] = [{"card": "as0", "player": "A"}, {"card": "bs9", "player": "B"}, {"card": "as1", "player": "A"}]
+    snap["priority"] = "B"
     return uniquify(snap, n) if n else snap

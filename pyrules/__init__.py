@@ -15,16 +15,17 @@ from typing import TYPE_CHECKING, Any
 from .errors import InvalidInput, Problem
 
 __version__ = "0.1.0"
-__all__ = ["Engine", "Action", "Verdict", "Legal", "Reason", "Evidence", "Unmodelled", "InvalidInput", "Problem",
-           "parse_action", "__version__"]
+__all__ = ["Engine", "Action", "Verdict", "Legal", "Reason", "Evidence", "Unmodelled", "Successor", "InvalidInput",
+           "Problem", "parse_action", "__version__"]
 
 _LAZY = {"Action": "actions", "parse_action": "actions", "Engine": "engine", "Evidence": "results",
-         "Legal": "results", "Reason": "results", "Unmodelled": "results", "Verdict": "results"}
+         "Legal": "results", "Reason": "results", "Unmodelled": "results", "Verdict": "results",
+         "Successor": "results"}
 
 if TYPE_CHECKING:
     from .actions import Action, parse_action
     from .engine import Engine
-    from .results import Evidence, Legal, Reason, Unmodelled, Verdict
+    from .results import Evidence, Legal, Reason, Successor, Unmodelled, Verdict
 
 
 def __getattr__(name: str) -> Any:

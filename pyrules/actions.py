@@ -33,7 +33,7 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "effect_position": (("card", "id"), ("to", "position"), ("face", "face")),
     "declare_attack": (("card", "id"), ("target", "target")),
     "enter_battle_phase": (),
-    "draw": (),
+    "draw": (("card_drawn", "name"),),
     "enter_phase": (("phase", "phase"),),
     "discard": (("cards", "ids"),),
     "end_turn": (),
@@ -41,11 +41,15 @@ SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "activate": (("card", "id"), ("effect", "effect"), ("player", "actor")),
     "pass": (),
 }
+# the arguments of each action's clingo term: its fields but a card name (kind "name", card_drawn), which the
+# codec gives beside the term as a fact (terms.action_term)
+TERM_SIGNATURES: dict[str, tuple[tuple[str, str], ...]] = {
+    name: tuple(arg for arg in sig if arg[1] != "name") for name, sig in SIGNATURES.items()}
 OPTIONAL: dict[tuple[str, str], Any] = {("normal_summon", "tributes"): [], ("set", "tributes"): [],
                                         ("normal_summon_defense", "tributes"): [],
                                         ("special_summon", "player"): None, ("fusion_summon", "by"): None,
                                         ("ritual_summon", "by"): None, ("activate", "effect"): 1,
-                                        ("activate", "player"): None}
+                                        ("activate", "player"): None, ("draw", "card_drawn"): None}
 # action name -> (what it asks, one example in the term form).  With SIGNATURES and OPTIONAL the one
 # description of the actions: `pyrules actions` and docs/reference/actions.md are made from them (catalogue()).
 ABOUT: dict[str, tuple[str, str]] = {
@@ -67,12 +71,15 @@ ABOUT: dict[str, tuple[str, str]] = {
                         "effect_position(ox,defense,down)"),
     "declare_attack": ("an attack declaration (`target` a card id or `direct`); during an attack, what a replay "
                        "allows", "declare_attack(ox,skull)"),
-    "enter_battle_phase": ("entering the Battle Phase", "enter_battle_phase"),
+    "enter_battle_phase": ("entering the Battle Phase from Main Phase 1: v1's name of enter_phase(battle), the one "
+                           "`legal` lists", "enter_battle_phase"),
     "draw": ("the turn player's normal draw in the Draw Phase", "draw"),
-    "enter_phase": ("a move to the next phase (judged by check; legal does not list it yet)", "enter_phase(main2)"),
-    "discard": ("the turn player's discard down to 6 cards in hand in their End Phase (judged by check; legal does "
-                "not list it yet)", "discard([h7])"),
-    "end_turn": ("the end of the turn, from the End Phase (judged by check; legal does not list it yet)", "end_turn"),
+    "enter_phase": ("the turn player's move to a phase that may follow the current one (the move waits while the "
+                    "other player may answer: moving_to); `legal` lists the move to the Battle Phase as "
+                    "enter_battle_phase", "enter_phase(main2)"),
+    "discard": ("the turn player's discard down to 6 cards in hand in their End Phase (`legal`: one entry per set "
+                "of as many cards as the hand holds over 6)", "discard([h7])"),
+    "end_turn": ("the end of the turn, from the End Phase, once the hand holds 6 cards or fewer", "end_turn"),
     "set_spell_trap": ("Set a Spell or Trap Card from the hand (a Field Spell in the Field Zone)", "set_spell_trap(mf)"),
     "activate": ("activate a Spell or Trap Card from the hand or Set (docs/activation.md); `legal` lists it without "
                  "`player`, `check` reports the player filled in", "activate(mf,1,B)"),
@@ -83,9 +90,11 @@ KINDS: dict[str, str] = {"id": "a card id", "ids": "a list of card ids, in any o
                          "face": "up or down", "target": "a card id, or direct", "player": "a player (A or B)",
                          "by": "the id of the card that enables the Summon",
                          "effect": "which of the card's activated effects, from 1", "actor": "the player who acts",
-                         "phase": "a phase: draw, standby, main1, battle, main2 or end"}
+                         "phase": "a phase: draw, standby, main1, battle, main2 or end",
+                         "name": "a card name (not part of the verdict: the card a draw from a Deck given as a "
+                                 "count takes, for pyrules next)"}
 UNSET: dict[str, str] = {"by": "any card that works", "player": "the turn player",
-                         "actor": "the player with priority"}
+                         "actor": "the player with priority", "name": "the top card of a listed Deck"}
 
 
 def catalogue() -> list[dict[str, Any]]:
@@ -132,7 +141,8 @@ def _json_form(name: str) -> str:
 
 ORDER = list(SIGNATURES)
 _NONE = {"card": None, "to": None, "face": None, "tributes": None, "materials": None, "costs": None,
-         "position": None, "target": None, "player": None, "by": None, "effect": None, "phase": None, "cards": None}
+         "position": None, "target": None, "player": None, "by": None, "effect": None, "phase": None, "cards": None,
+         "card_drawn": None}
 _RANK = {name: n for n, name in enumerate(ORDER)}
 
 
@@ -153,12 +163,14 @@ class Action(Record):
     effect: int | None = None
     phase: str | None = None
     cards: tuple[str, ...] | None = None
+    card_drawn: str | None = None
 
     def __init__(self, action: str, card: str | None = None, to: str | None = None, face: str | None = None,
                  tributes: tuple[str, ...] | None = None, materials: tuple[str, ...] | None = None,
                  position: str | None = None, target: str | None = None, player: str | None = None,
                  costs: tuple[str, ...] | None = None, by: str | None = None, effect: int | None = None,
-                 phase: str | None = None, cards: tuple[str, ...] | None = None) -> None:
+                 phase: str | None = None, cards: tuple[str, ...] | None = None,
+                 card_drawn: str | None = None) -> None:
         set_field(self, "action", action)
         set_field(self, "card", card)
         set_field(self, "to", to)
@@ -173,6 +185,7 @@ class Action(Record):
         set_field(self, "effect", effect)
         set_field(self, "phase", phase)
         set_field(self, "cards", cards)
+        set_field(self, "card_drawn", card_drawn)
 
     def _signature(self) -> tuple[tuple[str, str], ...]:
         """The action kind's fields; InvalidInput for a kind made by hand that does not exist."""
@@ -217,7 +230,7 @@ class Action(Record):
                 "" if t is None else "\x00".join(t), "" if m is None else "\x00".join(m),
                 "" if c is None else "\x00".join(c),
                 self.position or "", self.target or "", self.player or "", self.by or "", self.effect or 0,
-                self.phase or "", "" if self.cards is None else "\x00".join(self.cards))
+                self.phase or "", "" if self.cards is None else "\x00".join(self.cards), self.card_drawn or "")
 
     @classmethod
     def made(cls, action: str, fields: dict[str, Any]) -> "Action":

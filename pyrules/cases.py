@@ -15,6 +15,7 @@ examples (../shared/spec/examples):
           permitted: false
           reasons: [already_changed_this_turn]   # optional: ids that must be among the reasons
           notes: {materials_go_to: banished}     # optional: derived facts the verdict must report
+          cites: [Toon Summoned Skull]           # optional: exactly the cards whose text its reasons cite
           readings: {position_change_limit: any_change}   # optional, per check
       replay: true             # optional: `legal` must report this replay flag
       unmodelled: [ceal]       # optional: `legal` and every check must list exactly these ids as unmodelled
@@ -25,6 +26,14 @@ examples (../shared/spec/examples):
       invalid: true            # optional: the snapshot must be rejected
       problems: ["players.B.monsters"]   # optional: substrings the problems must contain
       invalid_action: "flip_summon(nobody)"   # optional: this action must be rejected
+      next:                    # optional: successors (pyrules next), step by step from the snapshot
+        - action: "declare_attack(skull,ox)"
+          expect:              # the successor, field by field (NEXT_FIELDS: what each key reads)
+            zones: {ox: B.graveyard}
+            life: {B: 7200}
+            events: [{event: destroyed, card: ox, by: battle}]   # the events this step appended
+        - action: pass         # a step without expect only moves on
+        - {action: "normal_summon(ox)", permitted: false, reasons: [event_window_open]}
 
 `load_cases` checks the shape of every key when the file is read (case_problems): a value
 of the wrong type, an action that does not parse, a negative count or a key a check or
@@ -202,7 +211,8 @@ def _keys(v: dict, path: str, shapes: dict[str, Shape], required: tuple[str, ...
 
 
 CHECK_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
-                                  "readings": _or_null(_words), "notes": _or_null(_words)}
+                                  "readings": _or_null(_words), "notes": _or_null(_words),
+                                  "cites": _or_null(_strings)}
 LEGAL_SHAPES: dict[str, Shape] = {"includes": _or_null(_actions), "excludes": _or_null(_actions), "count": _count}
 
 
@@ -224,11 +234,36 @@ def _legal(v: Any, path: str) -> list[Problem]:
     return out
 
 
+# next: what each key of a step's `expect` reads in the successor snapshot (docs/ruling-cases.md)
+NEXT_FIELDS = ("zones", "positions", "faces", "life", "deck", "events", "phase", "battle_step", "turn",
+               "turn_player", "priority", "window", "passed", "attack", "chain", "winner", "moving_to",
+               "unresolved", "unmodelled")
+STEP_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
+                                 "readings": _or_null(_words), "expect": _mapping}
+
+
+def _step(v: Any, path: str) -> list[Problem]:
+    if not isinstance(v, dict):
+        return _expected(path, "a step (a mapping with action, and expect or permitted)", v)
+    out = _keys(v, path, STEP_SHAPES, ("action",))
+    if isinstance(v.get("expect"), dict):
+        out += [Problem(f"{path}.expect.{k}", f"unknown key (known: {', '.join(NEXT_FIELDS)})")
+                for k in v["expect"] if k not in NEXT_FIELDS]
+    return out
+
+
+def _steps(v: Any, path: str) -> list[Problem]:
+    """next: a list of steps (a single mapping is one step)."""
+    if isinstance(v, dict):
+        return _step(v, path)
+    return _list_of(_step, "steps")(v, path)
+
+
 CASE_SHAPES: dict[str, Shape] = {
     "name": _name, "source": _string, "note": _string, "snapshot": _or_null(_mapping),
     "readings": _or_null(_words), "checks": _or_null(_checks), "replay": _flag, "legal": _legal,
     "invalid": _flag, "problems": _or_null(_strings), "invalid_action": _action_value,
-    "unmodelled": _strings, "cards": lambda v, path: []}
+    "unmodelled": _strings, "cards": lambda v, path: [], "next": _steps}
 CASE_KEYS = set(CASE_SHAPES)
 
 
@@ -243,7 +278,7 @@ def case_problems(case: Any) -> list[Problem]:
     return out + _expects_something(case)
 
 
-EXPECTATIONS = ("checks", "legal", "invalid", "invalid_action", "replay", "unmodelled")
+EXPECTATIONS = ("checks", "legal", "invalid", "invalid_action", "replay", "unmodelled", "next")
 
 
 def _expects_something(case: dict) -> list[Problem]:
@@ -274,6 +309,10 @@ def case_checks(case: dict) -> list[tuple[str, dict]]:
         out.append((f"unmodelled are {case['unmodelled']}", {"kind": "unmodelled"}))
     if "legal" in case:
         out.append(("legal", {"kind": "legal"}))
+    if case.get("next"):
+        steps = case["next"] if isinstance(case["next"], list) else [case["next"]]
+        label = " then ".join(a if isinstance(a := st["action"], str) else parse_action(a).term() for st in steps)
+        out.append((f"next: {label}", {"kind": "next", "steps": steps}))
     for n, chk in enumerate(case.get("checks") or []):
         act = chk["action"]
         label = act if isinstance(act, str) else parse_action(act).term()
@@ -377,13 +416,89 @@ def _verdict_details(case: dict, chk: dict, v, got_ids: list[str]) -> tuple[bool
     wrong = {k: notes.get(k) for k, want_v in (chk.get("notes") or {}).items() if notes.get(k) != str(want_v)}
     if wrong:
         return False, f"expected notes {chk['notes']}, got {notes}"
-    return True, ""
+    return _expect_cites(chk, v)
+
+
+CITED_CARD = re.compile(r'card text of "([^"]*)"')
+
+
+def _expect_cites(chk: dict, v) -> tuple[bool, str]:
+    """cites: the cards whose text the verdict's reasons cite (`card text of "Name"` in their sources)
+    are exactly these."""
+    if chk.get("cites") is None:
+        return True, ""
+    got = sorted({n for r in v.reasons for n in CITED_CARD.findall(r.source)})
+    return got == sorted(chk["cites"]), f"expected the reasons to cite the text of {sorted(chk['cites'])}, got {got}"
 
 
 # The checks by kind (case_checks): the first two expect input to be rejected; the others expect
 # judgements, and a rejected input fails them.
 _EXPECT_INVALID = {"invalid": _expect_invalid, "invalid_action": _expect_invalid_action}
-_JUDGED = {"replay": _expect_replay, "unmodelled": _expect_unmodelled, "legal": _expect_legal}
+_JUDGED = {"replay": _expect_replay, "unmodelled": _expect_unmodelled, "legal": _expect_legal,
+           "next": lambda engine, case, spec, snap, rd: _expect_next(engine, case, spec, snap, rd)}
+
+
+# ---- next: successors asserted field by field ------------------------------------------------
+def _expect_next(engine, case: dict, spec: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:
+    """next: each step's action is done on the successor of the step before (the first on the case's
+    snapshot); a step with permitted: false must be forbidden (with `reasons` among its reasons) and
+    ends the sequence; a step's `expect` is compared field by field (successor_mismatches)."""
+    for n, step in enumerate(spec["steps"], start=1):
+        r = engine.next(snap, step["action"], _readings(case.get("readings"), step.get("readings")))
+        where = f"step {n} ({step['action']})"
+        want = step.get("permitted", True)
+        if r.permitted is not bool(want):
+            return False, f"{where}: expected {'permitted' if want else 'forbidden'}, got " + \
+                ("permitted" if r.permitted else f"forbidden {[x.rule for x in r.verdict.reasons]}")
+        if not r.permitted:
+            missing = [x for x in step.get("reasons") or [] if x not in [y.rule for y in r.verdict.reasons]]
+            return (not missing), f"{where}: expected reasons {missing}" if missing else ""
+        wrong = successor_mismatches(snap, r, step.get("expect") or {})
+        if wrong:
+            return False, f"{where}: " + "; ".join(wrong)
+        snap = r.snapshot
+    return True, ""
+
+
+def _places(snap: dict) -> dict[str, tuple[str, dict]]:
+    """card id -> ("P.zone", entry) in a snapshot."""
+    out: dict[str, tuple[str, dict]] = {}
+    for p, side in (snap.get("players") or {}).items():
+        for zone, items in (side or {}).items():
+            for e in [items] if isinstance(items, dict) else items if isinstance(items, list) else ():
+                if isinstance(e, dict):
+                    out[e["id"]] = (f"{p}.{zone}", e)
+    return out
+
+
+def _side_value(snap: dict, key: str, player: str, default: int) -> Any:
+    return ((snap.get("players") or {}).get(player) or {}).get(key, default)
+
+
+_WHO_DEFAULTS = {"window": "open", "passed": False, "attack": None, "chain": [], "winner": None, "moving_to": None}
+
+
+def successor_mismatches(before: dict, r, expect: dict) -> list[str]:
+    """What of `expect` the successor r (Engine.next) does not show: zones (id -> "P.zone"), positions and
+    faces (id -> word), life and deck (player -> number), events (the ones this step appended, in full),
+    the top-level keys (absent: their defaults; priority: the turn player), unresolved and unmodelled ids."""
+    after = r.snapshot
+    places = _places(after)
+    got: dict[str, Any] = {
+        "zones": {i: places[i][0] if i in places else None for i in expect.get("zones") or {}},
+        "positions": {i: places.get(i, ("", {}))[1].get("position") for i in expect.get("positions") or {}},
+        "faces": {i: places.get(i, ("", {}))[1].get("face") for i in expect.get("faces") or {}},
+        "life": {p: _side_value(after, "life", p, 8000) for p in expect.get("life") or {}},
+        "deck": {p: _side_value(after, "deck", p, 30) for p in expect.get("deck") or {}},
+        "events": (after.get("this_turn") or [])[len(before.get("this_turn") or []):]
+        if after.get("turn") == before.get("turn", 3) else after.get("this_turn") or [],
+        "priority": after.get("priority", after.get("turn_player", "A")),
+        "unresolved": list(r.unresolved), "unmodelled": [u.id for u in r.unmodelled]}
+    for key in ("phase", "battle_step", "turn", "turn_player"):
+        got[key] = after.get(key)
+    for key, default in _WHO_DEFAULTS.items():
+        got[key] = after.get(key, default)
+    return [f"{key}: expected {want!r}, got {got[key]!r}" for key, want in expect.items() if got[key] != want]
 
 
 def run_file(engine, path: str | Path, pattern: str | None = None) -> Iterator[Outcome]:

@@ -246,7 +246,8 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
     ritual_summon, procedure_summon, special_summon, effect_position, declare_attack,
     enter_battle_phase, draw; set_spell_trap(C), activate(C[,EFFECT[,PLAYER]]) (EFFECT
     default 1, PLAYER default the player with priority) and pass (docs/activation.md);
-    enter_phase(PHASE), discard([CARDS]) and end_turn (checked, not yet listed by legal).
+    enter_phase(PHASE) (enter_battle_phase is enter_phase(battle)), discard([CARDS]) and
+    end_turn (docs/snapshots.md#moving-between-phases-and-the-end-of-the-duel).
     `pyrules actions` lists them all.
 
     \b
@@ -262,6 +263,47 @@ def check(ctx, snapshot, action, as_json, readings, cards, rules):
     else:
         print_verdict(verdict)
     _done(PERMITTED if verdict.permitted else FORBIDDEN)
+
+
+@main.command("next")
+@click.argument("snapshot")
+@click.argument("action")
+@json_option
+@reading_option
+@cards_option
+@rules_option
+@click.pass_context
+def next_(ctx, snapshot, action, as_json, readings, cards, rules):
+    """The snapshot right after ACTION in SNAPSHOT (CONTRACT 11), as YAML (--json: JSON).  Exit 0
+    with the successor, 1 when ACTION is forbidden (its reasons, as check gives them), 2 invalid.
+
+    The successor is decided by the rules (rules/next/*.lp) and is valid input to every command:
+    cards keep their ids, the action's events are appended to this_turn, and priority, window,
+    passed and chain say who acts next.  Warnings on standard error name the monsters in battle
+    whose battle text is not modelled and the effects that resolved without being applied.
+
+    \b
+    Example:
+        pyrules next facts/examples/main_phase.yaml "change_position(ox,defense)"
+        pyrules next facts/examples/main_phase.yaml "change_position(ox,defense)" --json
+    """
+    from .render import print_verdict
+    engine = _engine(ctx, rules, cards)
+    result = engine.next(_snapshot(snapshot, engine), action, _readings(readings))
+    if result.snapshot is None:
+        if as_json:
+            click.echo(json.dumps(result.verdict.to_json()))
+        else:
+            print_verdict(result.verdict)
+        _done(FORBIDDEN)
+    for line in result.warnings():
+        click.echo(f"warning: {line}", err=True)
+    if as_json:
+        click.echo(json.dumps(result.snapshot))
+    else:
+        import yaml
+        click.echo(yaml.safe_dump(result.snapshot, sort_keys=False, allow_unicode=True, width=110), nl=False)
+    _done(OK)
 
 
 @main.command()
@@ -568,20 +610,31 @@ def explain(ctx, snapshot, action, readings, cards, rules):
 @main.command()
 @click.argument("snapshot")
 @click.option("--no-actions", is_flag=True, help="Draw the board only.")
+@click.option("--svg", "svg_file", default=None, metavar="FILE",
+              help="Also draw the board as an SVG picture into FILE (- for standard output, instead of the text).")
 @reading_option
 @cards_option
 @rules_option
 @click.pass_context
-def show(ctx, snapshot, no_actions, readings, cards, rules):
+def show(ctx, snapshot, no_actions, svg_file, readings, cards, rules):
     """Draw SNAPSHOT's board (both sides, zones, positions, face-down cards, this turn's
     history) with the permitted actions.
 
     \b
     Example:
         pyrules show facts/examples/main_phase.yaml
+        pyrules show facts/examples/main_phase.yaml --svg board.svg
     """
     from .show import show as run_show
     engine = _engine(ctx, rules, cards)
+    if svg_file is not None:
+        from .draw import svg_text
+        text = svg_text(engine.game(_snapshot(snapshot, engine), _readings(readings)))
+        if svg_file == "-":
+            click.echo(text, nl=False)
+            _done(OK)
+        with _open(svg_file, "w", "--svg") as f:
+            f.write(text)
     import shutil
     width = shutil.get_terminal_size((80, 24)).columns
     click.echo(run_show(engine, _snapshot(snapshot, engine), _readings(readings), with_actions=not no_actions,
@@ -662,13 +715,26 @@ def cards_audit(path, as_json):
         print_audit(report)
 
 
-scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...",
-                            help="Search bounds (default monsters=2,hand=1,graveyard=1,events=3,extra=0,"
-                                 "banished=0,chain=1,attack=1,effects=0; effects: applied effects in the "
-                                 "snapshot's effects:).")
-pool_option = click.option("--cards", "card_names", default=None, metavar="NAMES",
-                           help="Comma-separated card names the snapshots draw from (default: Battle Ox, "
-                                "Man-Eater Bug, Summoned Skull, Blue-Eyes White Dragon, Dark Necrofear).")
+class _LazyHelp(click.Option):
+    """An option whose help is made when --help is shown, by a function of the module that knows the
+    facts it states (so that the help and the code cannot disagree, and no command pays for the import)."""
+
+    def __init__(self, *args: Any, help_from: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help_from = help_from
+
+    def get_help_record(self, ctx):
+        if self.help is None:
+            import importlib
+            module, _, name = self.help_from.rpartition(".")
+            self.help = getattr(importlib.import_module(module, __package__), name)()
+        return super().get_help_record(ctx)
+
+
+scope_option = click.option("--scope", "scope_text", default=None, metavar="KEY=N,...", cls=_LazyHelp,
+                            help_from=".search.scope_help")
+pool_option = click.option("--cards", "card_names", default=None, metavar="NAMES", cls=_LazyHelp,
+                           help_from=".search.pool_help")
 timeout_option = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                               metavar="SECONDS", help="Stop cleanly after this long (the whole run: for verify, all the "
                                                       "properties together) and report what was found.")
@@ -685,15 +751,19 @@ def _searcher(ctx, rules, card_names):
 @click.option("--values", default=None, metavar="A,B", help="The two values to compare (default: all two).")
 @scope_option
 @pool_option
-@click.option("--count", default=1, type=click.IntRange(min=1), help="How many distinct counterexamples.")
+@click.option("--count", default=1, type=click.IntRange(min=1), help="How many counterexamples, each parting the readings differently: "
+                   "another action, verdict, reason or cited cause, not the same one with more around it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write each counterexample as a YAML ruling case into this folder.")
+@click.option("--html", "html_file", default=None, metavar="FILE",
+              help="Write an HTML page into FILE: each counterexample's board, the action, each value's verdict "
+                   "and reasons.")
 @json_option
 @timeout_option
 @rules_option
 @click.pass_context
 @hard_timeout
-def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, timeout, rules):
+def diff(ctx, reading, values, scope_text, card_names, count, out_dir, html_file, as_json, timeout, rules):
     """Smallest snapshots where the two values of READING give an action different verdicts.
 
     Exit status 0 whether or not one is found, 1 when a --timeout run still grounding past it
@@ -704,6 +774,7 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
         pyrules diff position_change_limit
         pyrules diff position_change_limit --count 3 --out tests/cases/found
         pyrules diff first_turn_draw --scope monsters=1,events=2 --json
+        pyrules diff position_change_limit --count 2 --html diff.html
     """
     from .search import Progress, Scope, case_of, format_counterexample
     searcher = _searcher(ctx, rules, card_names)
@@ -727,6 +798,11 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, as_json, 
             with _open(path, "w", "--out") as f:
                 f.write(yaml.safe_dump([case], sort_keys=False, allow_unicode=True))
             written.append(str(path))
+    if html_file:
+        from .draw import diff_page
+        with _open(html_file, "w", "--html") as f:
+            f.write(diff_page(searcher.engine, f"pyrules diff {reading}: {' vs '.join(shown)}", result))
+        written.append(str(html_file))
     if as_json:
         click.echo(json.dumps({"reading": reading, "values": shown, **result.to_json(), "written": written}))
         return
@@ -863,6 +939,40 @@ def _make_folder(name: str, option: str) -> None:
         Path(name).mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise InvalidInput(Problem(option, f"cannot make the folder {name}: {e.strerror or e}")) from None
+
+
+@main.command()
+@click.argument("deck_a", type=click.Path(exists=True, dir_okay=False))
+@click.argument("deck_b", type=click.Path(exists=True, dir_okay=False))
+@click.option("--seed", default=1, type=int, show_default=True, help="The seed of the shuffles and choices.")
+@click.option("--max-actions", default=2000, type=click.IntRange(min=1), show_default=True,
+              help="Stop after this many actions.")
+@json_option
+@reading_option
+@cards_option
+@rules_option
+@click.pass_context
+def play(ctx, deck_a, deck_b, seed, max_actions, as_json, readings, cards, rules):
+    """Play a whole duel between DECK_A and DECK_B by seeded random choices from `legal`, each
+    followed by `next`, and print it as a log (--json: one {"step", "snapshot", "action"} a line).
+
+    A deck file is YAML (a list of card names, or `main:` and `extra:` lists) or text (one name
+    a line, `3 Battle Ox` for copies, `#` comments, a line `extra:` before the Extra Deck).
+
+    \b
+    Example:
+        pyrules play facts/decks/normal_a.txt facts/decks/normal_b.yaml --seed 7
+    """
+    from .play import duel, log_line, read_deck
+    engine = _engine(ctx, rules, cards)
+    decks = [read_deck(d, engine.cards) for d in (deck_a, deck_b)]
+    for step in duel(engine, decks[0], decks[1], seed, max_actions, _readings(readings)):
+        if as_json:
+            click.echo(json.dumps({"step": step.number, "snapshot": step.snapshot,
+                                   "action": step.action.to_json() if step.action else None}))
+        else:
+            click.echo(log_line(step))
+    _done(OK)
 
 
 if __name__ == "__main__":   # pragma: no cover

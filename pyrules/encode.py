@@ -326,6 +326,13 @@ def _encode_turn(enc: Encoding, game: Game) -> None:
         enc.player_no[p], enc.player_key[n] = n, p
         out += [F("player", n), F("life", n, game.life[p]), F("deck_size", n, game.deck[p])]
     out += [F("turn", game.turn), F("turn_player", enc.player(game.turn_player)), F("phase", game.phase)]
+    # CONTRACT 10: a listed Deck, its top card at position 1, each card by its name number
+    out += [F("deck_card", enc.player(p), n, enc.names.number(card["name"]))
+            for p, cards in game.deck_cards.items() for n, card in enumerate(cards, start=1)]
+    if game.moving_to is not None:
+        out.append(F("moving_to", game.moving_to))
+    if game.winner is not None:
+        out.append(F("winner", enc.player(game.winner)))
     if game.battle_step is not None:
         out.append(F("battle_step", game.battle_step))
     if game.battle_step_given:
@@ -416,6 +423,10 @@ def _encode_event(enc: Encoding, k: int, ev: dict) -> None:
         out.append(F("event_effect", k, ev.get("effect", 1)))
     if "phase" in ev:
         out.append(F("event_phase", k, ev["phase"]))
+    if "by" in ev:
+        out.append(F("event_by", k, ev["by"]))
+    if "amount" in ev:
+        out.append(F("event_amount", k, ev["amount"]))
     if "method" in ev:
         out.append(F("event_method", k, ev["method"] if ev["method"] in SPECIAL_SUMMON_METHODS else "other"))
 

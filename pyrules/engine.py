@@ -11,7 +11,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
-from clingo import Function, Symbol
+from clingo import Function, Number, Symbol
 
 from . import cache
 from .actions import Action, parse_action
@@ -24,12 +24,14 @@ from .limits import SETS_RANGE, Limits
 from .model import Game, parse_snapshot
 from .paths import rules_dir
 from .rulebase import RuleBase
-from .results import Legal, Verdict, note_value, reasons_of, unmodelled
+from .readback import AnswerReader
+from .results import Legal, Successor, Verdict, note_value, reasons_of, unmodelled
 from .terms import action_term, decode_action, members as answer_members, subject_path
 from .solver import (Answer, Statements, forget_at_exit, ground_and_solve, parse_rules, pruner,
                      split_parts)
 
 MODE_LEGAL = Function("mode", [Function("legal")])
+MODE_NEXT = Function("mode", [Function("next")])
 REPORT_FORBIDDEN = Function("report_forbidden")
 T = TypeVar("T")
 
@@ -261,7 +263,7 @@ class Engine:
         """The verdict on the queried action, read from the answer (raises InvalidInput)."""
         self._raise_invalid(enc, atoms)
         permitted = any(a[0] == term for a in atoms.get("permitted", 1))
-        reasons = () if permitted else reasons_of(enc, atoms, term, self.catalogue.reasons)
+        reasons = () if permitted else reasons_of(enc, atoms, term, self.catalogue.reasons, self.catalogue.text_cards)
         notes = tuple(sorted((a[1].name, note_value(enc, a[2])) for a in atoms.get("note", 3)
                              if a[0] == term))
         if act.action == "special_summon" and act.player is None:     # the default, filled in
@@ -293,10 +295,82 @@ class Engine:
         if include_forbidden:
             for s in {a[0] for a in atoms.get("forbidden", 2)}:
                 forbidden.append(Verdict(_listed(decode_action(enc, s, members)), False,
-                                         reasons_of(enc, atoms, s, self.catalogue.reasons)))
+                                         reasons_of(enc, atoms, s, self.catalogue.reasons, self.catalogue.text_cards)))
             forbidden.sort(key=lambda v: v.action.sort_key())
         activated = [a.card for a in permitted if a.action == "activate" and a.card is not None]
         return Legal(tuple(permitted), replay, tuple(forbidden), unmodelled(enc.game, activated))
+
+
+    def next(self, snapshot: Any, action: Any, readings: dict[str, str] | None = None) -> Successor:
+        """The snapshot right after a permitted action (CONTRACT 11), as the rules of rules/next/
+        give it (their next/1 atoms, read back by pyrules/readback.py) and checked valid by the
+        rules' own validator; a forbidden action gives its verdict, with reasons, and no snapshot."""
+        act = parse_action(action)
+        enc, facts, term = self.encode(snapshot, readings, act)
+        assert term is not None                   # a query was given
+        facts.append(MODE_NEXT)
+        new = max(enc.card_id, default=0) + 1       # the number of a card the action may bring (a draw)
+        facts.append(Function("new_card", [Number(1), Number(new)]))
+        atoms = self.answer(facts)
+        verdict = self.read_verdict(enc, atoms, act, term)
+        if not verdict.permitted:
+            return Successor(verdict)
+        needs = [Problem(f"action.{a[0].name}", "is needed for this action's successor (docs/cli.md#the-next-snapshot)")
+                 for a in atoms.get("successor_needs", 1)]
+        if needs:
+            raise InvalidInput(needs)
+        if atoms.get("successor_missing", 0):
+            raise InvalidInput(Problem("action", f"pyrules next does not give the successor of {act.action} yet "
+                                                 "(docs/cli.md#next lists the actions it covers)"))
+        snap = self.read_successor(enc, atoms, new)
+        self._check_successor(snap, action)
+        in_battle = {enc.card_id[a[0].number] for a in atoms.get("battle_unmodelled", 1)}
+        unresolved = tuple(sorted(enc.card_id[a[0].number] for a in atoms.get("unresolved", 1)))
+        return Successor(verdict, snap, tuple(u for u in unmodelled(enc.game) if u.id in in_battle), unresolved)
+
+    def read_successor(self, enc: Encoding, atoms: Answer, new: int) -> dict[str, Any]:
+        """The successor snapshot the answer's next/1 atoms describe: cards keep their ids and their
+        definitions as the snapshot gave them (a database name, or the inline card); a new card (number
+        `new`, a card drawn) gets the id <player>.drawn.<turn> and the name the rules give it."""
+        game = enc.game
+        card_of: dict[int, Any] = {}
+        for e in game.entries:
+            name = e.card["name"]
+            card_of[enc.card_no[e.id]] = name if self.cards.get(name) is e.card else e.card
+        shown = [a[0] for a in atoms.get("next", 1)]
+        card_id = dict(enc.card_id)
+        for f in shown:
+            if f.name == "name" and f.arguments[0].number == new:
+                card_of[new] = enc.names.name(f.arguments[1].number)
+                ident = f"{game.turn_player}.drawn.{game.turn}"
+                while ident in enc.card_no:
+                    ident += "_"
+                card_id[new] = ident
+        reader = AnswerReader(shown, card_of, card_id, enc.player_key, enc.names.name)
+        snap = reader.snapshot()
+        kept = sorted({a[0].number for a in reader.all("applied")})
+        effects = [dict(game.effects[k - 1]) for k in kept]
+        for k, eff in zip(kept, effects):
+            if "cards" in eff:
+                eff["cards"] = sorted(reader.card_id[a[1].number] for a in reader.all("applied_card") if a[0].number == k)
+        if effects:
+            snap["effects"] = effects
+        if game.readings and isinstance(game.raw.get("readings"), dict):
+            snap["readings"] = dict(game.raw["readings"])
+        return snap
+
+    def _check_successor(self, snap: dict[str, Any], action: Any) -> None:
+        """The successor is valid input (format and validity.lp), or a RuntimeError: a rule of
+        rules/next/ made a snapshot the rules themselves refuse."""
+        game = parse_snapshot(snap, self.cards, self.reading_values, None, collect=True,
+                              limits=self.limits, voc=self.vocabulary)
+        problems = list(game.problems)
+        if not problems:
+            enc = encode(game, self.names, self.reading_defaults)
+            problems = self._invalid_problems(enc, self.answer(enc.facts))
+        if problems:
+            raise RuntimeError(f"the successor of {action!r} is not a valid snapshot (a bug of rules/next/): "
+                               + "; ".join(f"{p.path}: {p.message}" for p in problems))
 
 
 def _listed(act: Action) -> Action:

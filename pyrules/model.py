@@ -63,7 +63,8 @@ class Game:
                  attack: dict | None, by_id: dict[str, Entry] | None = None, effects: list[dict] | None = None,
                  gone_ids: list[str] | None = None, problems: list[Problem] | None = None,
                  links: list[tuple[str, str, int]] | None = None, priority: str | None = None,
-                 window: str = "open", passed: bool = False) -> None:
+                 window: str = "open", passed: bool = False, moving_to: str | None = None,
+                 winner: str | None = None, deck_cards: dict[str, list[dict]] | None = None) -> None:
         self.raw = raw
         self.turn = turn
         self.turn_player = turn_player
@@ -88,6 +89,10 @@ class Game:
         self.priority = turn_player if priority is None else priority
         self.window = window
         self.passed = passed
+        self.moving_to = moving_to                # CONTRACT 10: the phase the turn player declared a move to
+        self.winner = winner                      # CONTRACT 11: the player who has won
+        # CONTRACT 10: a Deck given as a list: player -> its cards (definitions), the top card first
+        self.deck_cards = {} if deck_cards is None else deck_cards
 
 
 def read_text(text: str, origin: str = "snapshot", limits: Limits | None = None) -> Any:
@@ -217,6 +222,11 @@ class _Normaliser:
         if players and priority not in players:
             self.bad("priority", f"{priority!r} is not one of the players ({', '.join(players)})")
             priority = turn_player
+        winner = raw.get("winner")
+        if players and winner is not None and winner not in players:
+            self.bad("winner", f"{winner!r} is not one of the players ({', '.join(players)})")
+            winner = None
+        deck, deck_cards = self._decks(players, players_raw)
         events, gone_ids = self._events(players)
         effects = [eff for n, eff in enumerate(_list(raw.get("effects"))) if self._effect(eff, f"effects[{n}]", players)]
         attack = self._attack(raw.get("attack"))
@@ -227,10 +237,24 @@ class _Normaliser:
                     battle_step=step, battle_step_given="battle_step" in raw, chain=chain, readings=readings,
                     players=players,
                     life={p: (players_raw[p] or {}).get("life", 8000) for p in players},
-                    deck={p: (players_raw[p] or {}).get("deck", 30) for p in players},
+                    deck=deck, deck_cards=deck_cards, moving_to=raw.get("moving_to"), winner=winner,
                     entries=entries, events=events, attack=attack, by_id=self.by_id, gone_ids=gone_ids,
                     effects=effects, links=links, priority=priority, window=raw.get("window", "open"),
                     passed=raw.get("passed", False) is True)
+
+    def _decks(self, players: list[str], players_raw: dict) -> tuple[dict[str, int], dict[str, list[dict]]]:
+        """Each player's Deck: how many cards, and, when the snapshot lists them (CONTRACT 10), the cards
+        by name, the top card first (an unknown name is a problem at its field path)."""
+        count: dict[str, int] = {}
+        cards: dict[str, list[dict]] = {}
+        for p in players:
+            deck = (players_raw[p] or {}).get("deck", 30)
+            if isinstance(deck, list):
+                cards[p] = [self.card(name, f"players.{p}.deck[{n}]") for n, name in enumerate(deck)]
+                count[p] = len(deck)
+            else:
+                count[p] = deck
+        return count, cards
 
     def _links(self, players: list[str]) -> list[tuple[str, str, int]]:
         """The chain's links (card id, player, effect) that name a card of the snapshot: a bare id

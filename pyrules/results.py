@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from clingo import Symbol, SymbolType
 
 from . import sentences
-from .actions import Action
+from .actions import SIGNATURES, Action
 from .effects import activation_modelled
 from .records import Record, record, set_field
 
@@ -168,6 +168,48 @@ class Legal(Record):
         return out
 
 
+@record
+class Successor(Record):
+    """The snapshot right after an action (Engine.next, CONTRACT 11): `snapshot` (a dict in the
+    contract's format, valid input to every command) when the action is permitted, else None and
+    the verdict's reasons.  `unmodelled`: the cards in battle whose battle text no effect models;
+    `unresolved`: the ids of the cards whose effect resolved without being applied (the vocabulary
+    does not model what it does)."""
+    verdict: Verdict
+    snapshot: dict | None = None
+    unmodelled: tuple[Unmodelled, ...] = ()
+    unresolved: tuple[str, ...] = ()
+
+    def __init__(self, verdict: Verdict, snapshot: dict | None = None, unmodelled: tuple[Unmodelled, ...] = (),
+                 unresolved: tuple[str, ...] = ()) -> None:
+        set_field(self, "verdict", verdict)
+        set_field(self, "snapshot", snapshot)
+        set_field(self, "unmodelled", unmodelled)
+        set_field(self, "unresolved", unresolved)
+
+    @property
+    def permitted(self) -> bool:
+        return self.verdict.permitted
+
+    def warnings(self) -> list[str]:
+        """One sentence per card in battle whose battle text is not modelled, and per effect left unresolved."""
+        return ([sentences.unmodelled_sentence(u) for u in self.unmodelled] +
+                [f"the effect of {c} resolved without being applied: what it does is not modelled (CONTRACT 11)"
+                 for c in self.unresolved])
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.verdict.action.to_json(), "permitted": self.permitted}
+        if self.snapshot is None:
+            out["reasons"] = [r.to_json() for r in self.verdict.reasons]
+        else:
+            out["snapshot"] = self.snapshot
+        if self.unmodelled:
+            out["unmodelled"] = [u.id for u in self.unmodelled]
+        if self.unresolved:
+            out["unresolved"] = list(self.unresolved)
+        return out
+
+
 # ---- the results read from an answer (Engine.read_verdict, Engine.read_legal) ---------------
 ACTIVATION_UNMODELLED = ("its own activation conditions (the event it answers, its targets, costs, a text that lets it "
                          "be activated in the Damage Step) are not modelled yet, nor other cards' locks on activations "
@@ -192,22 +234,66 @@ def unmodelled(game: Game, activated: Iterable[str] = ()) -> tuple[Unmodelled, .
     return tuple(out)
 
 
-def reasons_of(enc: Encoding, atoms: Answer, term: Symbol, catalogue: dict[str, tuple[str, str]]
-               ) -> tuple[Reason, ...]:
+def reasons_of(enc: Encoding, atoms: Answer, term: Symbol, catalogue: dict[str, tuple[str, str]],
+               text_cards: dict[str, str] | None = None) -> tuple[Reason, ...]:
     """The reasons the answer forbids the action `term` for, in id order, with their texts and
-    sources from the catalogue (reason id -> (text, source))."""
+    sources from the catalogue (reason id -> (text, source)); a reason of `text_cards` (reason id
+    -> "evidence" or "action": reason_text_card/2) cites the text of the card in play."""
     ids = sorted({a[1].name for a in atoms.get("forbidden", 2) if a[0] == term})
     out = []
     for rid in ids:
         ev = [a[2] for a in atoms.get("evidence", 3) if a[0] == term and a[1].name == rid]
-        out.append(reason(enc, rid, ev, catalogue))
+        whose = (text_cards or {}).get(rid)
+        out.append(reason(enc, rid, ev, catalogue, _action_card(enc, term) if whose == "action" else None,
+                          whose is not None))
     return tuple(out)
 
 
-def reason(enc: Encoding, rid: str, evidence: list[Symbol], catalogue: dict[str, tuple[str, str]]) -> Reason:
-    """A Reason: its catalogue text filled from its evidence atoms (sentences.reason_text)."""
+def _action_card(enc: Encoding, term: Symbol) -> Evidence | None:
+    """The card an action term is about (its first argument, for the actions the codec says take a card id)."""
+    sig = SIGNATURES.get(term.name)
+    if sig and sig[0][1] == "id" and term.arguments and term.arguments[0].type == SymbolType.Number:
+        return card_evidence(enc, term.arguments[0].number)
+    return None
+
+
+def citations(source: str) -> list[str]:
+    """A source's citations: its parts between "; " outside quotes and parentheses."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(source):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "()":
+            depth += 1 if ch == "(" else -1
+        elif not quoted and depth == 0 and source.startswith("; ", i):
+            parts.append(source[start:i])
+            start = i + 2
+    return parts + [source[start:]]
+
+
+def cited_source(source: str, grounds: tuple[Evidence, ...], about: Evidence | None) -> str:
+    """The source a verdict cites for a reason that rests on a card's text: the text of each card in
+    play it rests on (the cards of its evidence, or `about`, the action's card), then the rulings of
+    the catalogue's source; the catalogue's examples ("card text of" other cards) are left out.  An
+    applied effect of the snapshot without a source card is cited as such (CONTRACT 6)."""
+    cards = [g for g in ((about,) if about is not None else grounds) if g.kind in ("card", "effect")]
+    names = list(dict.fromkeys(g.name for g in cards if g.name))
+    cites = [f'card text of "{n}"' for n in names]
+    if any(g.kind == "effect" and not g.name for g in cards):
+        cites.append("CONTRACT 6, 3. applied (an effect the snapshot lists)")
+    if not cites:
+        return source
+    return "; ".join(cites + [c for c in citations(source) if not c.startswith("card text of")])
+
+
+def reason(enc: Encoding, rid: str, evidence: list[Symbol], catalogue: dict[str, tuple[str, str]],
+           about: Evidence | None = None, from_text: bool = False) -> Reason:
+    """A Reason: its catalogue text filled from its evidence atoms (sentences.reason_text); with
+    from_text, its source is the text of the card in play (cited_source)."""
     text, source = catalogue.get(rid, (rid.replace("_", " "), "pyrules: uncatalogued reason"))
     grounds = tuple(evidence_of(enc, e) for e in evidence)
+    if from_text:
+        source = cited_source(source, grounds, about)
     return Reason(rid, sentences.reason_text(text, grounds), source, tuple(g.text() for g in grounds), grounds)
 
 

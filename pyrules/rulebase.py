@@ -68,26 +68,31 @@ class ReadingInfo(NamedTuple):
 
 
 class Catalogue:
-    """The catalogue's reasons (id -> (text, source)), problems (id -> text), readings and
-    sources (a rulings document's stem -> what it is)."""
-    __slots__ = ("reasons", "problems", "readings", "sources")
+    """The catalogue's reasons (id -> (text, source)), problems (id -> text), readings,
+    sources (a rulings document's stem -> what it is) and text cards (reason id -> whose card
+    text a verdict cites: "evidence" or "action", reason_text_card/2)."""
+    __slots__ = ("reasons", "problems", "readings", "sources", "text_cards")
 
     def __init__(self, reasons: dict[str, tuple[str, str]] | None = None, problems: dict[str, str] | None = None,
-                 readings: dict[str, ReadingInfo] | None = None, sources: dict[str, str] | None = None) -> None:
+                 readings: dict[str, ReadingInfo] | None = None, sources: dict[str, str] | None = None,
+                 text_cards: dict[str, str] | None = None) -> None:
         self.reasons = {} if reasons is None else reasons
         self.problems = {} if problems is None else problems
         self.readings = {} if readings is None else readings
         self.sources = {} if sources is None else sources
+        self.text_cards = {} if text_cards is None else text_cards
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Catalogue) and (self.reasons, self.problems, self.readings, self.sources) == (
-            other.reasons, other.problems, other.readings, other.sources)
+        return isinstance(other, Catalogue) and (self.reasons, self.problems, self.readings, self.sources,
+                                                 self.text_cards) == (
+            other.reasons, other.problems, other.readings, other.sources, other.text_cards)
 
     __hash__ = None  # type: ignore[assignment]
 
     def to_json(self) -> dict[str, Any]:
         return {"reasons": {k: list(v) for k, v in self.reasons.items()}, "problems": self.problems,
-                "readings": {k: r._asdict() for k, r in self.readings.items()}, "sources": self.sources}
+                "readings": {k: r._asdict() for k, r in self.readings.items()}, "sources": self.sources,
+                "text_cards": self.text_cards}
 
 
 class CatalogueFact(NamedTuple):
@@ -158,8 +163,8 @@ def read_catalogue_facts(files: list[Path], problems: list[ParseProblem] | None 
 
 
 def catalogue_of(facts: list[CatalogueFact]) -> Catalogue:
-    """The Catalogue of these facts: reason/3, problem/2, reading/4 with reading_value/3, and
-    source_document/2 (a malformed argument reads as "?": lint names it)."""
+    """The Catalogue of these facts: reason/3, problem/2, reading/4 with reading_value/3,
+    reason_text_card/2 and source_document/2 (a malformed argument reads as "?": lint names it)."""
     cat = Catalogue()
     values: dict[str, dict[str, str]] = {}
     readings = []
@@ -175,6 +180,8 @@ def catalogue_of(facts: list[CatalogueFact]) -> Catalogue:
             cat.sources[a[0]] = a[1]
         elif f.name == "reading" and len(a) == 4:
             readings.append(a)
+        elif f.name == "reason_text_card" and len(a) == 2:
+            cat.text_cards[a[0]] = a[1]
     for a in readings:
         cat.readings[a[0]] = ReadingInfo(a[0], a[1], a[2], a[3], values.get(a[0], {}))
     return cat
@@ -190,7 +197,8 @@ def load_catalogue(folder: Path) -> Catalogue:
 
 def _catalogue_of_json(data: dict) -> Catalogue:
     return Catalogue({k: (v[0], v[1]) for k, v in data["reasons"].items()}, dict(data["problems"]),
-                     {k: ReadingInfo(**v) for k, v in data["readings"].items()}, dict(data["sources"]))
+                     {k: ReadingInfo(**v) for k, v in data["readings"].items()}, dict(data["sources"]),
+                     dict(data.get("text_cards", {})))
 
 
 # ---- the program: what each rule defines, uses and cites -------------------------------

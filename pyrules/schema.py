@@ -21,7 +21,7 @@ PHASES = list(PHASE_NAMES)
 BATTLE_STEPS = ["start", "battle", "damage", "end"]
 EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
           "attack", "draw", "battle_by_effect", "returned", "control_change", "set_spell_trap", "activate",
-          "enter_phase"]
+          "enter_phase", "destroyed", "battle_damage"]
 SUMMON_EVENTS = ("normal_summon", "flip_summon", "special_summon")     # may carry summoning: true (CONTRACT 8)
 SPECIAL_SUMMON_METHODS = ["synchro", "fusion", "ritual", "procedure", "revive", "effect", "other"]
 
@@ -123,7 +123,10 @@ _player = {
     "type": "object", "additionalProperties": False,
     "properties": {
         "life": {"type": "integer", "minimum": 0, "maximum": 1_000_000_000},
-        "deck": {"type": "integer", "minimum": 0, "maximum": 100_000},
+        "deck": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 100_000,
+                            "description": "how many cards are left in the Deck (default 30)"},
+                           {"type": "array", "items": {"type": "string", "minLength": 1},
+                            "description": "the cards left in the Deck by name, the top card first (CONTRACT 10)"}]},
         "hand": {"type": "array", "items": _hand_entry},
         "extra_deck": {"type": "array", "items": _hand_entry},
         "monsters": {"type": "array", "items": _monster},
@@ -152,6 +155,9 @@ _event = {
                    "description": "activate: which of the card's activated effects (default 1)"},
         "phase": {"enum": PHASES, "description": "enter_phase: the phase the turn entered"},
         "summoning": {"type": "boolean", "description": "a Summon being performed, not yet successful (CONTRACT 8)"},
+        "by": {"enum": ["battle", "effect"], "description": "destroyed: by battle or by an effect (CONTRACT 9)"},
+        "amount": {"type": "integer", "minimum": 0, "maximum": 1_000_000_000,
+                   "description": "battle_damage: the Life Points lost (CONTRACT 9)"},
     },
 }
 _link = {"anyOf": [_id, {
@@ -179,6 +185,10 @@ SNAPSHOT_SCHEMA: dict[str, Any] = {
         "window": {"enum": ["open", "event"],
                    "description": "open (default) or event: the last this_turn event has just happened (CONTRACT 8)"},
         "passed": {"type": "boolean", "description": "the other player has just passed in this window"},
+        "moving_to": {"enum": PHASES, "description": "the turn player declared a move to this phase, which may "
+                                                     "follow the current one; the other player may still act in the "
+                                                     "phase being left (CONTRACT 10)"},
+        "winner": {**_str, "description": "the player who has won the duel: nothing more is permitted (CONTRACT 11)"},
         "readings": {"type": "object", "additionalProperties": {"type": ["string", "boolean"]}},
         "players": {"type": "object", "additionalProperties": _player},
         "this_turn": {"type": "array", "items": _event},

@@ -20,7 +20,6 @@ W, the world; the snapshot's facts stay shared and `reading` is fixed per world.
 """
 from __future__ import annotations
 
-import re
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -30,13 +29,14 @@ from typing import Any, Callable, Iterable, cast
 import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
 
-from .actions import SIGNATURES, Action
+from .actions import TERM_SIGNATURES, Action
 from .astwalk import AtomRewriter, head_body, with_first_argument
 from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
 from .errors import InvalidInput, Problem
 from .symbols import symbol_key
-from .terms import ZONE_KEYS, decode_action
+from .readback import PLAYER_KEYS, AnswerReader
+from .terms import decode_action
 from .limits import read_file
 from .model import Game
 from .sentences import applied_words, entry_line, event_line, reason_lines
@@ -44,11 +44,11 @@ from .schema import BATTLE_STEPS, EVENTS, PHASE_NAMES, PHASES, SPECIAL_SUMMON_ME
 from .solver import Program, atoms_of, parse_text
 
 SEARCH_DIR = "search"
-DEFAULT_POOL = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear",
-                "The Legendary Fisherman",                                  # cannot be attacked while "Umi" is there
-                "Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock, equips
-                "Level Limit - Area B")                     # keeps Level 4+ in Defense (reading level_limit_change)
-PLAYER_KEYS = {1: "A", 2: "B"}
+DEFAULT_MONSTERS = ("Battle Ox", "Man-Eater Bug", "Summoned Skull", "Blue-Eyes White Dragon", "Dark Necrofear",
+                    "The Legendary Fisherman")                          # cannot be attacked while "Umi" is there
+DEFAULT_SPELLS_TRAPS = ("Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star Bow - Ceal",  # a Field Spell, a lock,
+                        "Level Limit - Area B")   # equips; keeps Level 4+ in Defense (reading level_limit_change)
+DEFAULT_POOL = DEFAULT_MONSTERS + DEFAULT_SPELLS_TRAPS    # (tests/test_search.py checks each card's kind)
 WORLD_VAR = "W__"
 # predicates that always take the world argument in a two-reading search
 WORLD_SEEDS = {("selected_reading", 2), ("permitted", 1), ("forbidden", 2), ("forbidden", 3),
@@ -123,6 +123,19 @@ class Scope:
         return scope.with_(**values)
 
 
+def scope_help() -> str:
+    """The --scope option's help: the default scope, from Scope itself."""
+    return (f"Search bounds (default {str(Scope()).replace(',', ', ')}; spells: Spell and Trap Cards a side, field: a Field Spell a side, "
+            "effects: applied effects in the snapshot's effects:).")
+
+
+def pool_help() -> str:
+    """The --cards option's help: the default pool the generator draws from, from DEFAULT_POOL itself."""
+    return (f"Comma-separated card names the snapshots draw from (default: {len(DEFAULT_MONSTERS)} monsters, "
+            f"{', '.join(DEFAULT_MONSTERS)}; {len(DEFAULT_SPELLS_TRAPS)} Spells/Traps, "
+            f"{', '.join(DEFAULT_SPELLS_TRAPS)}; a reading or a property may name its own pool).")
+
+
 # ---- results --------------------------------------------------------------------
 @dataclass
 class Counterexample:
@@ -133,7 +146,7 @@ class Counterexample:
     events: int
     worlds: dict[str, dict]          # label -> {"readings": {...}, "model": (permitted, reasons), "verdict": Verdict}
     reproduced: bool
-    pattern: tuple = ()
+    core: tuple[str, ...] = ()       # what makes the readings part (diff_core/1 of rules/search/diff.lp)
     optimal: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -292,136 +305,6 @@ def parse_program(text: str, drop_show: bool = False) -> list:
 
 
 # ---- the searcher ---------------------------------------------------------------
-_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def _slug(name: str) -> str:
-    return _SLUG.sub("_", name.lower()).strip("_") or "card"
-
-
-_EVENT_KEYS = (("card", "card"), ("player", "player"), ("how", "const"), ("target", "target"),
-               ("method", "const"), ("to", "player"), ("phase", "const"))      # event key, what its atom's value is
-
-
-class _AnswerReader:
-    """The shown atoms of a search answer, read back into the parts of a snapshot."""
-
-    def __init__(self, symbols: list[Symbol], pool: tuple[str, ...]) -> None:
-        self.by: dict[str, list[tuple]] = {}
-        for s in symbols:
-            self.by.setdefault(s.name, []).append(tuple(s.arguments))
-        self.card_of = {a[0].number: pool[a[1].number - 1] for a in self.all("gen_card")}
-        self.where = {a[0].number: (a[1].number, a[2].name) for a in self.all("zone")}
-        self.slot = {a[0].number: a[1].number for a in self.all("slot")}
-        self.card_id = self._ids()
-
-    def all(self, name: str) -> list[tuple]:
-        return self.by.get(name, [])
-
-    def one(self, name: str) -> tuple:
-        return self.by.get(name, [()])[0]
-
-    def values(self, name: str) -> dict[int, Any]:
-        """card number -> value of a name(I, Value) atom."""
-        return {a[0].number: a[1] for a in self.all(name)}
-
-    def _ids(self) -> dict[int, str]:
-        """Readable card ids from the card names, unique, in zone order."""
-        zones = list(ZONE_KEYS)
-        card_id: dict[int, str] = {}
-        used: set[str] = set()
-        for i in sorted(self.card_of, key=lambda i: (self.where[i][0], zones.index(self.where[i][1]), self.slot[i])):
-            base = _slug(self.card_of[i])
-            ident, n = base, 2
-            while ident in used:
-                ident, n = f"{base}_{n}", n + 1
-            used.add(ident)
-            card_id[i] = ident
-        return card_id
-
-    def players(self) -> dict[str, dict]:
-        players: dict[str, dict] = {"A": {}, "B": {}}
-        for a in self.all("deck_size"):
-            if a[1].number != 30:
-                players[PLAYER_KEYS[a[0].number]]["deck"] = a[1].number
-        pos, face, owner = self.values("position"), self.values("face"), self.values("owner")
-        equipped = self.values("equipped_to")
-        proper = {a[0].number for a in self.all("properly_summoned")}
-        for i in sorted(self.card_of, key=lambda i: self.slot[i]):
-            p, zone = self.where[i]
-            entry: dict[str, Any] = {"id": self.card_id[i], "card": self.card_of[i]}
-            if i in pos:
-                entry["position"] = pos[i].name
-            if i in face:
-                entry["face"] = face[i].name
-            if i in equipped:
-                entry["equipped_to"] = self.card_id[equipped[i].number]
-            if i in owner and owner[i].number != p:
-                entry["owner"] = PLAYER_KEYS[owner[i].number]
-            if i in proper:
-                entry["properly_summoned"] = True
-            side = players[PLAYER_KEYS[p]]
-            if zone == "field_zone":
-                side["field_spell"] = entry                   # one entry, not a list
-            else:
-                side.setdefault(ZONE_KEYS[zone], []).append(entry)
-        return players
-
-    def _value(self, what: str, value: Symbol) -> Any:
-        if what == "card":
-            return self.card_id[value.number]
-        if what == "player":
-            return PLAYER_KEYS[value.number]
-        if what == "target":
-            return "direct" if value.type == SymbolType.Function else self.card_id[value.number]
-        return value.name
-
-    def event(self, k: int, kind: str) -> dict[str, Any]:
-        ev: dict[str, Any] = {"event": kind}
-        for key, what in _EVENT_KEYS:
-            ev.update({key: self._value(what, a[1]) for a in self.all(f"event_{key}") if a[0].number == k})
-        tributes = sorted(self.card_id[a[1].number] for a in self.all("event_tribute") if a[0].number == k)
-        if tributes:
-            ev["tributes"] = tributes
-        ev.update({flag: True for flag in ("negated", "replay", "summoning")
-                   if any(a[0].number == k for a in self.all(f"event_{flag}"))})
-        return ev
-
-    def window(self) -> dict[str, Any]:
-        """The snapshot's keys of CONTRACT 8: the chain's links (a bare id where the card's controller
-        activated it), priority, window and passed, where they depart from the defaults."""
-        out: dict[str, Any] = {}
-        where = {a[0].number: a[1].number for a in self.all("zone")}
-        links = []
-        for _, card, player in sorted((a[0].number, a[1].number, a[2].number) for a in self.all("chain_link")):
-            ident = self.card_id[card]
-            links.append(ident if where.get(card) == player else {"card": ident, "player": PLAYER_KEYS[player]})
-        if links:
-            out["chain"] = links
-        if self.all("priority"):
-            out["priority"] = PLAYER_KEYS[self.one("priority")[0].number]
-        if self.all("window"):
-            out["window"] = "event"
-        if "passed" in self.by:
-            out["passed"] = True
-        return out
-
-    def applied(self, choices: dict[Symbol, tuple[dict, str]]) -> list[dict]:
-        """The snapshot's applied effects (choices: effect term -> (entry, about)), on their cards or player."""
-        to_player = {a[0].number: PLAYER_KEYS[a[1].number] for a in self.all("applied_player")}
-        out = []
-        for k, term in sorted((a[0].number, a[1]) for a in self.all("applied")):
-            cards = sorted(self.card_id[a[1].number] for a in self.all("applied_card") if a[0].number == k)
-            out.append({**choices[term][0], **({"cards": cards} if cards else {}),
-                        **({"player": to_player[k]} if k in to_player else {})})
-        return out
-
-    def attack(self) -> dict[str, Any]:
-        return {"attacker": self.card_id[self.one("attack_attacker")[0].number],
-                "target": self._value("target", self.one("attack_target")[0]),
-                "targets_at_declaration": sorted(self.card_id[a[0].number] for a in self.all("target_at_declaration"))}
-
-
 def fits(zone: str, card: dict) -> bool:
     """Whether a pool card is tried in a zone of the generated snapshots: monsters in the
     Monster Zone, hand, Graveyard, Extra Deck and banished; Spells and Traps (and Union
@@ -514,7 +397,7 @@ class Searcher:
     @staticmethod
     def _action_names() -> str:
         lines = []
-        for name, sig in SIGNATURES.items():
+        for name, sig in TERM_SIGNATURES.items():
             args = ",".join(f"X{i}" for i in range(len(sig)))
             term = f"{name}({args})" if sig else name
             lines.append(f"gen_action_name({term},{name}) :- pick({term}).")
@@ -567,43 +450,30 @@ class Searcher:
             if timed_out:
                 break
             if n + 1 < count:
+                exclusion = self._exclusion(symbols)
+                if exclusion is None:
+                    break
                 part = f"exclude_{n}"
-                program.add(self._exclusion(symbols), part)
+                program.add(exclusion, part)
                 program.ground(part)
         return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label, timed_out,
                             self.pool_words)
 
     @staticmethod
-    def _pattern(symbols: list[Symbol]) -> tuple[str, tuple]:
-        """The action kind, and the history of the action's card (all events if it names none)."""
-        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
-        kind = pick.name if pick.type == SymbolType.Function else "?"
-        card = pick.arguments[0] if pick.arguments and SIGNATURES.get(kind, ((None, None),))[0][1] == "id" else None
-        on_card = {s.arguments[0].number for s in symbols if s.name == "event_card" and s.arguments[1] == card}
-        events = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event"
-                  and (card is None or s.arguments[0].number in on_card)}
-        hows = {s.arguments[0].number: s.arguments[1].name for s in symbols if s.name == "event_how"}
-        return kind, tuple((events[k], hows.get(k)) for k in sorted(events))
+    def _core(symbols: list[Symbol]) -> tuple[Symbol, ...]:
+        """What makes the readings part in this answer: its diff_core/1 atoms (rules/search/diff.lp:
+        the action's kind, each world's verdict, reasons and what they cite), in order."""
+        return tuple(sorted((s.arguments[0] for s in symbols if s.name == "diff_core" and len(s.arguments) == 1),
+                            key=symbol_key))
 
-    def _exclusion(self, symbols: list[Symbol]) -> str:
-        """A constraint ruling out every snapshot with the same action kind and history pattern."""
-        kind, events = self._pattern(symbols)
-        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
-        has_card = bool(pick.arguments) and SIGNATURES[kind][0][1] == "id"
-        body = ["pick(A__)", f"gen_action_name(A__,{kind})"]
-        if has_card:
-            body.append("gen_action_card(A__,I__)")
-        for k, (e, how) in enumerate(events, start=1):
-            body.append(f"event(K{k}__,{e})")
-            if has_card:
-                body.append(f"event_card(K{k}__,I__)")
-            if how:
-                body.append(f"event_how(K{k}__,{how})")
-            if k > 1:
-                body.append(f"K{k - 1}__ < K{k}__")
-        body.append(f"#count {{ K__ : event_card(K__,I__) }} = {len(events)}" if has_card
-                    else f"#count {{ K__ : event(K__,_) }} = {len(events)}")
-        return ":- " + ", ".join(body) + "."
+    def _exclusion(self, symbols: list[Symbol]) -> str | None:
+        """A constraint ruling out every later answer whose core holds this one's core: a further
+        counterexample differs in what makes the readings part, not by padding (an event or a card
+        beside them); None when the answer has no core (a property's counterexample)."""
+        core = self._core(symbols)
+        if not core:
+            return None
+        return ":- " + ", ".join(f"diff_core({x})" for x in core) + "."
 
     # ---- model -> snapshot ------------------------------------------------------------
     def _counterexample(self, symbols: list[Symbol], names, worlds: dict[int, tuple[str, dict]],
@@ -618,8 +488,8 @@ class Searcher:
         reproduced = all([entry.pop("reproduced") for entry in out_worlds.values()])
         n_cards = sum(1 for s in symbols if s.name == "gen_card")
         n_events = sum(1 for s in symbols if s.name == "event")
-        kind, events = self._pattern(symbols)
-        return Counterexample(snap, action, n_cards, n_events, out_worlds, reproduced, (kind, events), optimal)
+        core = tuple(str(x) for x in self._core(symbols))
+        return Counterexample(snap, action, n_cards, n_events, out_worlds, reproduced, core, optimal)
 
     def _action(self, symbols: list[Symbol], names, card_id: dict[int, str]) -> Action | None:
         """The action a counterexample is about (pick/1), with its card sets; None for none."""
@@ -658,21 +528,14 @@ class Searcher:
 
     def snapshot_of(self, symbols: list[Symbol], names) -> tuple[dict, dict[int, str]]:
         """The snapshot (contract format) an answer describes, and card number -> id."""
-        r = _AnswerReader(symbols, self.pool)
-        snap: dict[str, Any] = {"snapshot": 1, "turn": r.one("turn")[0].number, "turn_player": "A",
-                                "phase": r.one("phase")[0].name}
-        if "battle_step" in r.by:
-            snap["battle_step"] = r.one("battle_step")[0].name
-        snap.update(r.window())
-        snap["players"] = r.players()
-        events = [r.event(k, kind) for k, kind in sorted((a[0].number, a[1].name) for a in r.all("event"))]
-        if events:
-            snap["this_turn"] = events
+        r = AnswerReader.generated(symbols, self.pool)
+        snap = r.snapshot()
         applied = r.applied(self._applied_choices(names)) if "applied" in r.by else []
         if applied:
+            attack = snap.pop("attack", None)
             snap["effects"] = applied
-        if "attack_attacker" in r.by:
-            snap["attack"] = r.attack()
+            if attack is not None:
+                snap["attack"] = attack
         return snap, r.card_id
 
     # ---- the two questions ----------------------------------------------------------
@@ -790,6 +653,7 @@ class Searcher:
 _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
     ("gen_card", 2), ("zone", 3), ("slot", 2), ("owner", 2), ("position", 2), ("face", 2),
     ("properly_summoned", 1), ("chain_link", 4), ("priority", 1), ("window", 1), ("passed", 0),
+    ("moving_to", 1), ("winner", 1),
     ("event_summoning", 1), ("event_phase", 2), ("turn", 1), ("phase", 1), ("battle_step", 1),
     ("deck_size", 2), ("event", 2), ("event_card", 2), ("event_player", 2), ("event_how", 2),
     ("event_target", 2), ("event_negated", 1), ("event_replay", 1), ("event_method", 2), ("event_to", 2),

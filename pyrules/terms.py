@@ -9,7 +9,7 @@ from typing import Any
 
 from clingo import Function, Number, Symbol, SymbolType
 
-from .actions import SIGNATURES, Action
+from .actions import SIGNATURES, TERM_SIGNATURES, Action
 from .encode import Encoding, const
 from .errors import InvalidInput, Problem
 from .model import ZONES
@@ -45,7 +45,7 @@ def _shape(term: Symbol) -> tuple[str, tuple[tuple[str, str, Any], ...]]:
     queries (they hold numbers, not ids), so shapes are kept, up to a bound."""
     name, args = name_args(term)
     shape = (name, tuple((key, kind, _set_value(arg) if kind == "ids" else value_of(arg))
-                         for (key, kind), arg in zip(SIGNATURES[name], args)))
+                         for (key, kind), arg in zip(TERM_SIGNATURES[name], args)))
     if len(_SHAPES) < 100_000:
         _SHAPES[symbol_key(term)] = shape
     return shape
@@ -60,7 +60,13 @@ def action_term(enc: Encoding, action: Action, facts: list[Symbol]) -> Symbol:
         problems.append(Problem("action.player", f"{action.player!r} is not one of the players"))
     if problems:
         raise InvalidInput(problems)
-    args = [_argument(enc, kind, getattr(action, key), facts) for key, kind in SIGNATURES[action.action]]
+    args = [_argument(enc, kind, getattr(action, key), facts) for key, kind in TERM_SIGNATURES[action.action]]
+    for key, kind in SIGNATURES[action.action]:            # a card name is a fact beside the term (card_drawn)
+        value = getattr(action, key)
+        if kind == "name" and value is not None:
+            if value not in enc.names.table.cards:
+                raise InvalidInput(Problem(f"action.{key}", f"unknown card name {value!r}"))
+            facts.append(enc.fact(key, enc.names.number(value)))
     return Function(action.action, args) if args else const(action.action)
 
 

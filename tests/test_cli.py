@@ -97,7 +97,8 @@ def test_legal_all_json(snap):
 def test_legal_with_reading(tmp_path):
     p = tmp_path / "s.yaml"
     p.write_text(yaml.safe_dump({"snapshot": 1, "turn": 1, "phase": "draw", "players": {"A": {}, "B": {}}}))
-    assert json.loads(run(["legal", p, "--json"]).stdout)["permitted"] == []
+    # turn 1 has no draw by default: the Draw Phase is left at once (the draw, when owed, comes first)
+    assert json.loads(run(["legal", p, "--json"]).stdout)["permitted"] == [{"action": "enter_phase", "phase": "standby"}]
     out = run(["legal", p, "--json", "--reading", "first_turn_draw=true"]).stdout
     assert json.loads(out)["permitted"] == [{"action": "draw"}]
     res = run(["legal", p, "--reading", "first_turn_draw"])
@@ -116,7 +117,7 @@ def test_a_reading_given_twice_with_two_values_is_invalid(tmp_path):
 
 def test_legal_nothing_permitted(tmp_path):
     p = tmp_path / "s.yaml"
-    p.write_text("snapshot: 1\nturn: 1\nphase: end\nplayers: {A: {}, B: {}}\n")
+    p.write_text("snapshot: 1\nturn: 1\nphase: end\nwinner: B\nplayers: {A: {}, B: {}}\n")   # the duel is over
     res = run(["legal", p])
     assert res.exit_code == 0 and "No action is permitted" in res.stdout
 

@@ -67,10 +67,10 @@ LAYERS: list[dict[str, set[str]]] = [
     {"input": {"limits", "validator", "schema", "model"},
      "cards and effects": {"effects", "cards", "patterns", "importers", "pool"}},
     {"solving and speed": {"solver", "symbols", "prune", "dependencies", "astwalk", "rulebase"}},
-    {"codec": {"actions", "encode", "terms", "sentences"}},
+    {"codec": {"actions", "encode", "terms", "sentences", "readback"}},
     {"API": {"__init__", "engine", "results"}},
-    {"tools": {"batch", "daskbatch", "search", "supervise", "cases", "lint", "explain", "show", "render",
-               "reference"}},
+    {"tools": {"batch", "daskbatch", "search", "supervise", "cases", "lint", "explain", "show", "draw", "render",
+               "reference", "play"}},
     {"command line": {"cli", "console", "__main__"}},
 ]
 RANK = {m: n for n, layers in enumerate(LAYERS) for modules in layers.values() for m in modules}

@@ -29,12 +29,17 @@ def engine():
 
 def _actions(snap: dict) -> list[Action]:
     """Every position change, Flip Summon, Normal Summon and Set (with 0-2 Tributes), attack
-    declaration, Battle Phase entry and draw on the snapshot's cards; every Spell/Trap Set and
-    activation (effect 1) of a card of either player by the player with priority, and pass."""
+    declaration, phase move, discard of one or two hand cards, end of turn and draw on the
+    snapshot's cards; every Spell/Trap Set and activation (effect 1) of a card of either player
+    by the player with priority, and pass."""
     me, foe = snap["players"]["A"], snap["players"]["B"]
     mine = [m["id"] for m in me.get("monsters", [])]
     theirs = [m["id"] for m in foe.get("monsters", [])]
-    out = [Action("enter_battle_phase"), Action("draw"), Action("pass")]
+    out = [Action("enter_battle_phase"), Action("draw"), Action("pass"), Action("end_turn")]
+    # the moves (the Battle Phase's is listed as enter_battle_phase: enter_phase(battle) is its other name)
+    out += [Action("enter_phase", phase=ph) for ph in PHASES if ph != "battle"]
+    hand = [c["id"] for c in me.get("hand", []) if isinstance(c, dict)]
+    out += [Action("discard", cards=tuple(sorted(c))) for n in (1, 2) for c in itertools.combinations(hand, n)]
     for side in (me, foe):
         for key in ("hand", "spells_traps", "monsters", "graveyard"):
             for c in side.get(key, []):

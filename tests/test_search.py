@@ -77,15 +77,48 @@ def test_every_reading_has_a_counterexample(engine, searcher, reading):
         assert_round_trip(engine, cx)
 
 
-def test_count_gives_distinct_patterns(engine, searcher):
+def test_count_gives_counterexamples_that_part_the_readings_differently(engine, searcher):
+    """Each further counterexample has a core (action kind, verdicts, reasons, what they cite) that
+    does not hold an earlier one's: position_change_limit parts in two ways only (the change by hand
+    and the Flip Summon after an effect's change), and the search says it looked everywhere."""
     res = searcher.diff("position_change_limit", count=4)
-    assert len(res.found) == 4
-    patterns = [cx.pattern for cx in res.found]
-    assert len(set(patterns)) == 4
+    assert len(res.found) == 2 and res.exhausted
+    assert {cx.action.action for cx in res.found} == {"change_position", "flip_summon"}
+    cores = [set(cx.core) for cx in res.found]
+    assert all(cores) and not any(cores[i] <= cores[j] for j in range(2) for i in range(j + 1, 2))
+    for cx in res.found:
+        assert "reason(2,already_changed_this_turn)" in cx.core
+        assert "cites(2,already_changed_this_turn,event(position_change,effect))" in cx.core
     sizes = [(cx.cards, cx.events) for cx in res.found]
     assert sizes == sorted(sizes)                   # smallest first
     for cx in res.found:
         assert_round_trip(engine, cx)
+
+
+@pytest.mark.parametrize("reading", ["first_turn_draw", "level_limit_change"])
+def test_a_further_counterexample_is_not_the_first_with_padding(searcher, reading):
+    """The issue's report: --count 2 gave the first counterexample again with an unrelated event
+    added (first_turn_draw: an enter_phase before the draw).  These readings part in one way only."""
+    res = searcher.diff(reading, count=2)
+    assert len(res.found) == 1 and res.exhausted, [cx.snapshot for cx in res.found]
+    assert res.found[0].events == 0
+
+
+def test_diff_help_names_the_default_search_space(engine):
+    """The --cards and --scope help come from the generator's own pool and scope (the issue: the help
+    said five monsters where the search draws six and five Spells/Traps)."""
+    from pyrules.search import DEFAULT_MONSTERS, DEFAULT_POOL, DEFAULT_SPELLS_TRAPS
+    kinds = [engine.cards[n]["kind"] for n in DEFAULT_POOL]
+    monsters = kinds.count("monster")
+    assert [engine.cards[n]["kind"] for n in DEFAULT_MONSTERS] == ["monster"] * len(DEFAULT_MONSTERS)
+    assert "monster" not in [engine.cards[n]["kind"] for n in DEFAULT_SPELLS_TRAPS]
+    assert Searcher(engine).pool == DEFAULT_POOL
+    for command in ("diff", "verify"):
+        result = CliRunner().invoke(main, [command, "--help"])
+        text = " ".join(result.output.split())
+        assert f"{monsters} monsters" in text and f"{len(kinds) - monsters} Spells/Traps" in text, text
+        assert all(n in text for n in DEFAULT_POOL)
+        assert str(Scope()).replace(",", ", ") in text
 
 
 def test_values_in_either_order(engine, searcher):
@@ -324,8 +357,8 @@ def test_progress_only_on_a_terminal():
 
 def test_the_generator_asks_every_action_of_the_contract(engine):
     """rules/search/generator.lp's query/1 list stays in step with the action signatures
-    (pyrules.actions.SIGNATURES): one query rule per action, with its number of arguments."""
-    from pyrules.actions import SIGNATURES
+    (pyrules.actions.TERM_SIGNATURES): one query rule per action, with its term's number of arguments."""
+    from pyrules.actions import TERM_SIGNATURES
     from pyrules.astwalk import head_body, term_atoms
     from pyrules.solver import parse_text
     text = (engine.rules_dir / "search" / "generator.lp").read_text(encoding="utf-8")
@@ -335,7 +368,7 @@ def test_the_generator_asks_every_action_of_the_contract(engine):
             for sig, fn in head_body(stmt)[0]:
                 if sig == ("query", 1):
                     asked |= {s for s, _ in term_atoms(fn.arguments[0])}
-    assert asked == {(name, len(sig)) for name, sig in SIGNATURES.items()}
+    assert asked == {(name, len(sig)) for name, sig in TERM_SIGNATURES.items()}
 
 
 @pytest.mark.parametrize("reason, zone", [("attack_lock_level", "spells_traps"),        # "Gravity Bind"

@@ -490,3 +490,35 @@ def test_each_part_of_the_schema_is_compiled_when_a_value_first_reaches_it():
     snap = {"snapshot": 1, "players": {"A": {"hand": [{"id": "h", "card": card}]}}}
     assert list(schema.validate(snap, root, root)) == [("players.A.hand[0].card.level", "must be at most 12; got 13")]
     assert small < 5 < compiled()
+
+
+# ---- the keys of the whole turn (CONTRACT 10, 11) ---------------------------------
+@pytest.mark.parametrize("data, path, words", [
+    (snap(moving_to="main2"), "moving_to", "does not follow the current one"),       # Main Phase 1 goes to battle or end
+    (snap(phase="end", moving_to="draw"), "moving_to", "does not follow the current one"),   # the next turn is end_turn's
+    (snap(moving_to="lunch"), "moving_to", "one of"),
+    (snap(moving_to="end", chain=[{"card": "ox", "player": "A"}]), "moving_to", "cancels the move"),
+    (snap(winner="C"), "winner", "not one of the players"),
+    (snap(winner=1), "winner", ""),
+    (with_side("B", deck=["Battle Ox", "No Such Card"]), "players.B.deck[1]", "unknown card name"),
+    (with_side("B", deck=["Battle Ox", 3]), "players.B.deck", ""),
+    (with_side("B", deck="Battle Ox"), "players.B.deck", ""),
+], ids=["moving-skips", "moving-past-end", "moving-not-a-phase", "moving-with-chain", "winner-unknown",
+        "winner-number", "deck-unknown-name", "deck-number-entry", "deck-string"])
+def test_whole_turn_keys(tmp_path, data, path, words):
+    err = assert_invalid(tmp_path, data, path)
+    assert words in err
+
+
+def test_whole_turn_keys_accepted(tmp_path):
+    """The valid forms: a move that may follow, a winner, a Deck listed by name (its count is the list's length)."""
+    for data in (snap(moving_to="end", priority="B"), snap(phase="battle", moving_to="main2", priority="B"),
+                 snap(winner="B"), with_side("A", deck=["Battle Ox", "Mystical Elf"]), with_side("A", deck=[])):
+        code, out, err, _ = run(["legal", write(tmp_path, data), "--json"])
+        assert code == 0, err
+    engine = Engine()
+    game = engine.encode(with_side("A", deck=["Battle Ox", "Mystical Elf"]))[0]
+    facts = {str(f) for f in game.facts}
+    assert "deck_size(1,2)" in facts
+    top, second = (engine.names.base[n] for n in ("Battle Ox", "Mystical Elf"))
+    assert {f"deck_card(1,1,{top})", f"deck_card(1,2,{second})"} <= facts
