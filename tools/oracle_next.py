@@ -42,15 +42,19 @@ from pyrules import Engine, InvalidInput  # noqa: E402
 
 
 def records(path: str) -> Iterator[dict]:
-    """The lines of a .next.jsonl.gz with `before` resolved ("previous_after": the line before's `after`)."""
+    """The lines of a .next.jsonl.gz with `before` resolved ("previous_after": the line before's `after`); a
+    file cut short (a run stopped) gives its whole lines."""
     prev_after = None
     with gzip.open(path, "rt") as f:
-        for line in f:
-            rec = json.loads(line)
-            if rec["before"] == "previous_after":
-                rec["before"] = prev_after
-            prev_after = rec["after"]
-            yield rec
+        try:
+            for line in f:
+                rec = json.loads(line)
+                if rec["before"] == "previous_after":
+                    rec["before"] = prev_after
+                prev_after = rec["after"]
+                yield rec
+        except (EOFError, json.JSONDecodeError):  # a run stopped for time: its file ends mid-line
+            return
 
 
 def completed(rec: dict) -> dict:
