@@ -23,6 +23,11 @@ positions (`topics`, `relevant`) when it states a permission or restriction of o
 text unmodelled unless the curated overlay (facts/overlay/) covers the card: a sentence
 with a condition no pattern reads is never guessed.
 
+A Spell or Trap Card's activation is read apart (`read_activation`): the patterns of
+facts/patterns/activation.yaml run over its activation sentences only, each reading the part it
+matches (a cost, the event answered); what they leave must ask nothing (ACTIVATION_SAYS), else
+the importer gives the card `activation_unmodelled`.
+
 Nothing about the game's rules is decided here; the patterns only say which effect a
 wording is.
 """
