@@ -246,6 +246,12 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
+MONSTER_EFFECT_KINDS = frozenset({"monster_effect", "monster_effect_cost", "monster_effect_target",
+                                  "monster_effect_once_per_turn"})
+"""The effect kinds that state a monster's activated effect (rules/monster_effects.lp)."""
+ACTIVATED_KINDS = ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | {"activates_in_damage_step"}
+"""Every kind about activating a card or an effect: audited apart from Summons, attacks and positions."""
+
 
 def activation_modelled(card: dict) -> bool:
     """True when the card's entries state its activation's conditions (ACTIVATION_CONDITION_KINDS) and its

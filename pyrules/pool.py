@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import POOL_FILE, rulings_cards
-from .effects import activation_modelled, monster_effects_modelled
+from .effects import ACTIVATED_KINDS, activation_modelled, monster_effects_modelled
 from .importers import ImportResult, import_cards
 from .paths import facts_dir
 
@@ -31,20 +31,28 @@ def effects_of(record: dict) -> list[dict]:
     return record["curated"] if "curated" in record else record.get("derived", [])
 
 
+def activated_only(record: dict) -> bool:
+    """A record whose text says nothing of Summons, attacks or positions the patterns leave unread and
+    whose entries are all about activations (ACTIVATED_KINDS)."""
+    kinds = {e["effect"] for e in effects_of(record)}
+    return bool(kinds) and kinds <= ACTIVATED_KINDS and "unmodelled" not in record
+
+
 def audit(result: ImportResult) -> dict[str, Any]:
     """The audit of an import: the cards whose text permits or forbids Summons, Tributes, attacks or
-    battle positions (or that carry an effect), each with its effects or why it is not modelled;
-    the counts per effect kind; the share modelled (a card with a monster's activated effect that is not
-    whole, pyrules.effects.monster_effects_modelled, is not), of them all and of those but the ones the overlay
-    says have no bearing on the actions judged (counted apart: `no_bearing`, never as modelled)."""
-    records = dict(sorted(result.audit.items()))
+    battle positions (or that carry such an effect), each with its effects or why it is not modelled;
+    the counts per effect kind; the share modelled, of them all and of those but the ones the overlay
+    says have no bearing on the actions judged (counted apart: `no_bearing`, never as modelled).  A card
+    whose only entries are about activating it or its effects (pyrules.effects.ACTIVATED_KINDS) is
+    counted in the activation and monster-effect parts instead (`records` still lists every card)."""
+    every = dict(sorted(result.audit.items()))
+    records = {n: r for n, r in every.items() if not activated_only(r)}
     kinds: Counter[str] = Counter()
     left: Counter[str] = Counter()
     for r in records.values():
         kinds.update({e["effect"] for e in effects_of(r)})
         left.update({e["effect"] for e in r.get("leaves", ())})
-    modelled = sum(1 for r in records.values() if "unmodelled" not in r and "no_bearing" not in r
-                   and monster_effects_modelled({"effects": effects_of(r)}))
+    modelled = sum(1 for r in records.values() if "unmodelled" not in r and "no_bearing" not in r)
     no_bearing = sum(1 for r in records.values() if "no_bearing" in r)
     bearing = len(records) - no_bearing
     return {"source": result.source, "cards": len({c["name"] for c in result.cards}),
@@ -56,7 +64,7 @@ def audit(result: ImportResult) -> dict[str, Any]:
             "from_overlay": sum(1 for r in records.values() if "curated" in r),
             "activation": activation_audit(result.one_per_name(), result.activation),
             "monster_effects": monster_effects_audit(result.one_per_name(), result.unread_activated),
-            "records": records}
+            "records": every}
 
 
 def activation_audit(cards: list[dict], records: dict[str, dict] | None = None) -> dict[str, Any]:
