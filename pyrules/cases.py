@@ -14,7 +14,8 @@ examples (../shared/spec/examples):
         - action: "change_position(bug,defense)"
           permitted: false
           reasons: [already_changed_this_turn]   # optional: ids that must be among the reasons
-          notes: {materials_go_to: banished}     # optional: derived facts the verdict must report
+          exact: true                            # optional: ... and no other reason is given
+          notes: {materials_go_to: banished}     # optional: derived facts the verdict must report (that one value each)
           cites: [Toon Summoned Skull]           # optional: exactly the cards whose text its reasons cite
           readings: {position_change_limit: any_change}   # optional, per check
       replay: true             # optional: `legal` must report this replay flag
@@ -211,7 +212,7 @@ def _keys(v: dict, path: str, shapes: dict[str, Shape], required: tuple[str, ...
 
 
 CHECK_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
-                                  "readings": _or_null(_words), "notes": _or_null(_words),
+                                  "exact": _flag, "readings": _or_null(_words), "notes": _or_null(_words),
                                   "cites": _or_null(_strings)}
 LEGAL_SHAPES: dict[str, Shape] = {"includes": _or_null(_actions), "excludes": _or_null(_actions), "count": _count}
 
@@ -412,8 +413,12 @@ def _verdict_details(case: dict, chk: dict, v, got_ids: list[str]) -> tuple[bool
     missing = [r for r in chk.get("reasons") or [] if r not in got_ids]
     if missing:
         return False, f"expected reasons {missing} among {got_ids}"
-    notes = dict(v.notes)
-    wrong = {k: notes.get(k) for k, want_v in (chk.get("notes") or {}).items() if notes.get(k) != str(want_v)}
+    if chk.get("exact") and sorted(set(got_ids)) != sorted(set(chk.get("reasons") or [])):
+        return False, f"expected exactly the reasons {chk.get('reasons') or []}, got {got_ids}"
+    notes: dict[str, list[str]] = {}
+    for key, value in v.notes:      # a key given two values (banished and graveyard) is wrong whichever is asked
+        notes.setdefault(key, []).append(value)
+    wrong = {k: notes.get(k) for k, want_v in (chk.get("notes") or {}).items() if notes.get(k) != [str(want_v)]}
     if wrong:
         return False, f"expected notes {chk['notes']}, got {notes}"
     return _expect_cites(chk, v)

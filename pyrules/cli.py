@@ -476,8 +476,14 @@ def _default_cases() -> list[Path]:
 @json_option
 @cards_option
 @rules_option
+@click.option("--mutate", "mutants", type=click.IntRange(1), is_flag=False, flag_value=30, default=None,
+              metavar="[N]", help="Mutation testing: run the cases against N (default 30) single-change mutants "
+                                  "of the rules and list the survivors (docs/ruling-cases.md).")
+@click.option("--seed", type=int, default=1, show_default=True, help="With --mutate: the seed that draws the sample.")
+@click.option("--min", "minimum", type=click.FloatRange(0, 1), default=0.95, show_default=True,
+              help="With --mutate: the share of non-equivalent mutants the cases must kill for exit 0.")
 @click.pass_context
-def test_cmd(ctx, paths, pattern, as_json, cards, rules):
+def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum):
     """Run YAML ruling case files (files or folders) and report the failing checks.
 
     Without PATH, runs the project's own ruling suite (tests/cases) from a checkout.
@@ -485,10 +491,17 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
     cannot be read, or a case is malformed (checked before any runs; the message names the
     file, the case and the field).
 
+    With --mutate [N]: N mutants of the rules (a body literal dropped, a `not` removed, a
+    comparison or a number changed), each run against the cases until one fails; the table
+    (or --json) lists every mutant, survivors first.  Exit 0 when the cases kill at least
+    --min of the mutants not marked `% mutate: equivalent`, 1 when not (or when the
+    unmutated rules fail a case), 2 as above.
+
     \b
     Example:
         pyrules test
         pyrules test my_cases/ --rules my_rules/ -k replay
+        pyrules test --mutate 60 --seed 1
     """
     from .cases import case_files, run_file
     files = case_files(_case_roots(paths))
@@ -497,6 +510,8 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules):
         engine = _engine(ctx, rules, cards)
     except RuntimeError as e:
         raise InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}"))
+    if mutants is not None:
+        _mutation_test(engine, files, pattern, as_json, mutants, seed, minimum)
     outcomes = [outcome for f in files for outcome in run_file(engine, f, pattern)]
     passed = sum(o.ok for o in outcomes)
     failures = [o for o in outcomes if not o.ok]
@@ -537,6 +552,38 @@ def _read_case_files(files: list[Path]) -> None:
 def _unreadable(f: Path, text: str) -> Problem:
     """A case file's problem, the file named once: `f: cannot read the case file: case 1 (...): name: ...`."""
     return Problem(str(f), f"cannot read the case file: {text.removeprefix(f'{f}: ')}")
+
+
+def _mutation_test(engine, files: list[Path], pattern: str | None, as_json: bool, count: int, seed: int,
+                   minimum: float) -> NoReturn:
+    """`test --mutate`: the unmutated rules pass every check first (else their failures, exit 1),
+    then the sample of mutants is run; exit 0 when the killed share reaches `minimum`."""
+    import time
+
+    from .cases import Outcome
+    from .mutate import failures, load_checks, mutation_test, table
+    checks = load_checks(files, pattern)
+    if not checks:
+        click.echo("no checks to run" + (f" (no case name contains {pattern!r})" if pattern else ""), err=True)
+        sys.exit(FAILED)
+    start = time.monotonic()
+    failed = failures(engine, checks)
+    if failed:
+        click.echo("the unmutated rules fail these checks; mutation testing needs them all passing", err=True)
+        _print_test_results(engine, len(checks) - len(failed),
+                            [Outcome(c.file, c.case["name"], c.label, False, msg) for c, msg in failed], as_json)
+        sys.exit(FAILED)
+
+    def progress(n: int, total: int, m) -> None:
+        click.echo(f"mutant {n + 1}/{total}: {m.status} {m.file.name}:{m.line} ({m.seconds:.1f} s)", err=True)
+
+    report = mutation_test(engine, checks, count, seed, minimum, progress, time.monotonic() - start)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        click.echo(f"rules: {engine.rules_dir}")
+        click.echo(table(report))
+    sys.exit(OK if report.passed else FAILED)
 
 
 def _print_test_results(engine, passed: int, failures: list, as_json: bool) -> None:

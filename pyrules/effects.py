@@ -239,15 +239,29 @@ def card_entries(card: dict) -> list[dict]:
     return list(card.get("effects") or ())
 
 
-ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon"})
-"""The effect kinds (rules/effects.yaml) that state a Spell or Trap Card's whole activation condition: the
-patterns (facts/patterns/activation.yaml) and the overlay give them only to cards whose activation text
-asks nothing else (no target that may be missing, no cost; docs/activation.md)."""
+ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "activation_cost", "activation_timing",
+                                        "activation_condition", "activation_condition_named",
+                                        "answers_activation", "answers_activation_named", "answers_summon_attempt", "once_per_turn",
+                                        "cannot_be_activated", "trap_monster"})
+"""The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
+patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
 
 def activation_modelled(card: dict) -> bool:
-    """True when the card's entries state its whole activation condition (ACTIVATION_CONDITION_KINDS)."""
-    return any(e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ())
+    """True when the card's entries state its activation's conditions (ACTIVATION_CONDITION_KINDS) and its
+    activation text asks nothing they leave unread (no `activation_unmodelled`, pyrules.importers)."""
+    return not card.get("activation_unmodelled") and any(
+        e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ())
+
+
+def monster_effects_modelled(card: dict) -> bool:
+    """True when each of the card's `monster_effect` entries states its activation whole: an event the
+    snapshot records (not `other`) and nothing unread in its text (`further: none`); a card without such
+    entries when it is no Effect Monster."""
+    entries = [e for e in card.get("effects") or () if e.get("effect") == "monster_effect"]
+    if not entries:
+        return not card.get("effect")       # a Normal Monster has none; an Effect Monster's may be unread
+    return all(e.get("further") == "none" and e.get("event") != "other" for e in entries)
 
 
 # ---- facts ------------------------------------------------------------------------------

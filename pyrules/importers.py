@@ -30,7 +30,7 @@ from .cards import CardDB, load_overlay, load_yaml, pool_problems
 from .effects import Vocabulary
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
-from .patterns import Derived, Pattern, derive
+from .patterns import Activation, Derived, Pattern, derive, read_activation
 from .schema import ATTRIBUTES, CARD_SCHEMA
 from .words import SETCODE_ARCHETYPES
 
@@ -67,7 +67,10 @@ class ImportResult:
     skipped_unsupported: list[str] = field(default_factory=list)   # frames the schema has no flag for
     overlaid: list[str] = field(default_factory=list)              # names the overlay added to
     audit: dict[str, dict] = field(default_factory=dict)            # name -> audit record (audit_record)
+    activation: dict[str, dict] = field(default_factory=dict)       # Spell/Trap name -> activation_record
     texts: dict[str, str] = field(default_factory=dict, repr=False)  # name -> card text (not kept in cards)
+    unread_activated: dict[str, list[str]] = field(default_factory=dict)   # monster name -> activated-effect
+    #   sentences no `numbered` pattern read (pyrules.patterns.ACTIVATED; the audit's monster_effects)
 
     def one_per_name(self) -> list[dict]:
         """The cards, one per name: same-name Tokens (each card that makes one has its own
@@ -107,7 +110,7 @@ def cdb_card(code: int, name: str, bits: int, atk: int, df: int, level: int, rac
         if bits & bit:
             return f"{frame} frame"
     card: dict[str, Any] = {"name": name, "passcode": code, "kind": kind}
-    if kind == "monster" or (bits & TYPE_FLAGS["trap_monster"] and (atk or df or level & 0xFF)):
+    if kind == "monster" or (kind == "trap" and (atk or df or level & 0xFF)):     # a Trap Monster's row has its stats
         card.update(_cdb_stats(atk, df, level, race, attribute))
     card.update({flag: True for flag, bit in TYPE_FLAGS.items()
                  if bits & bit and (kind == "monster" or flag == "trap_monster")})
@@ -336,6 +339,51 @@ def audit_record(card: dict, derived: Derived, curated: dict | None) -> dict | N
     return record
 
 
+def activation_record(activation: Activation, curated: dict) -> dict:
+    """What the audit says of one Spell or Trap Card's activation: what its activation sentences ask
+    (`asks`: none, its frame's rules alone judge it), the entries read, and `unmodelled` (the sentences
+    with a condition no pattern reads: the overlay's entries for a card do not make its text read)."""
+    record: dict[str, Any] = {"asks": activation.says, "derived": [dict(e) for e in activation.effects],
+                              "read_by": sorted({pid for pid, _ in activation.read})}
+    if "effects" in curated:
+        record["curated"] = curated["effects"]
+    if activation.unread:
+        record["unmodelled"] = _activation_why(activation)
+    return record
+
+
+def _activation_why(activation: Activation) -> str:
+    n = len(activation.unread)
+    return (f"its activation asks {' and '.join(activation.unread_says)} in {n} sentence{'s' if n != 1 else ''} "
+            "no pattern reads")
+
+
+def _apply_activation(result: ImportResult, card: dict, props: dict, patterns: tuple[Pattern, ...] | None,
+                      voc: Vocabulary | None) -> list[dict]:
+    """A Spell or Trap Card's activation entries (none for another card), its `activation_unmodelled` and
+    its activation record."""
+    if card["kind"] not in ("spell", "trap"):
+        return []
+    icon = card.get("spell_type") or card.get("trap_type") or "normal"
+    activation = read_activation(result.texts.get(card["name"], ""), card["kind"], icon, patterns, voc)
+    if activation.problems:
+        raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in activation.problems])
+    record = activation_record(activation, props)
+    if "unmodelled" in record:
+        card["activation_unmodelled"] = record["unmodelled"]
+    result.activation[card["name"]] = record
+    return activation.effects
+
+
+def _frame_flags(card: dict, frames: list[str]) -> None:
+    """The frame flags the text (or the overlay) states, set on the card."""
+    if "special_summon_only" in frames and card["kind"] == "monster" and not (
+            card.get("fusion") or card.get("ritual") or card.get("synchro")):
+        card["special_summon_only"] = True   # the frame already says it (facts/cards.yaml convention)
+    if "trap_monster" in frames and card["kind"] == "trap":
+        card["trap_monster"] = True          # the text says it becomes a monster (its stats: the row's)
+
+
 def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None,
                 voc: Vocabulary | None = None) -> ImportResult:
     """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
@@ -343,15 +391,16 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
     `unmodelled` where a relevant sentence is read by neither; and the audit record."""
     patterns = None if patterns is None else tuple(patterns)
     for card in result.cards:
-        derived = derive(result.texts.get(card["name"], ""), patterns, voc)
+        derived = derive(result.texts.get(card["name"], ""), patterns, voc, card.get("kind"))
         if derived.problems:
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
+        if derived.unread_activated and card.get("kind") == "monster":
+            result.unread_activated[card["name"]] = list(derived.unread_activated)
         props = overlay.get(card["name"]) or {}
-        frames = list(derived.frames) + (["special_summon_only"] if props.get("special_summon_only") else [])
-        if "special_summon_only" in frames and card["kind"] == "monster" and not (
-                card.get("fusion") or card.get("ritual") or card.get("synchro")):
-            card["special_summon_only"] = True   # the frame already says it (facts/cards.yaml convention)
-        effects = props["effects"] if "effects" in props else derived.effects
+        _frame_flags(card, list(derived.frames) + (["special_summon_only"] if props.get("special_summon_only") else []))
+        read = derived.effects + [e for e in _apply_activation(result, card, props, patterns, voc)
+                                  if e not in derived.effects]
+        effects = props["effects"] if "effects" in props else read
         if effects:
             card["effects"] = [dict(e) for e in effects]
         if "unmodelled" in props:

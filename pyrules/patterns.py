@@ -8,6 +8,11 @@ A pattern that matches fills its `effects` entries from the match's groups ("{1}
 its sentence as read: the sentence is modelled elsewhere (the frame flags a database
 already holds), and `covered_by` says where.  `frame: special_summon_only` says the
 sentence is that frame flag ("Cannot be Normal Summoned/Set."), for databases that lack it.
+`numbered: true` says the sentence is one of the card's activated effects: those sentences are
+counted in text order, and "{number}" in any pattern's entries is the count so far (the effect a
+cost or a "once per turn" sentence belongs to). `fallback: true` marks a broad pattern that reads
+a sentence only when no other pattern does (the first such in file order) (it tells an activated effect's type when nothing
+reads the rest of the sentence). `cards: monster` (spell, trap) reads only that kind of card's text.
 `leaves:` lists the effects a resolved card leaves behind on the cards or the player it
 names (Scapegoat's "You cannot Summon other monsters the turn you activate this card"):
 they are not the card's own effects; a snapshot lists them under `effects:` (CONTRACT 6).
@@ -17,6 +22,11 @@ positions (`topics`, `relevant`) when it states a permission or restriction of o
 (TOPICS).  Such a sentence that no pattern reads leaves the card's
 text unmodelled unless the curated overlay (facts/overlay/) covers the card: a sentence
 with a condition no pattern reads is never guessed.
+
+A Spell or Trap Card's activation is read apart (`read_activation`): the patterns of
+facts/patterns/activation.yaml run over its activation sentences only, each reading the part it
+matches (a cost, the event answered); what they leave must ask nothing (ACTIVATION_SAYS), else
+the importer gives the card `activation_unmodelled`.
 
 Nothing about the game's rules is decided here; the patterns only say which effect a
 wording is.
@@ -37,8 +47,8 @@ from .paths import facts_dir
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PATTERN_KEYS = {"id", "regex", "effects", "leaves", "frame", "matches", "near_misses", "covered_by", "note",
-                "checked"}
-FRAMES = ("special_summon_only",)      # the frame flags a pattern may set (`frame:`)
+                "checked", "numbered", "fallback", "cards"}
+FRAMES = ("special_summon_only", "trap_monster")      # the frame flags a pattern may set (`frame:`)
 
 
 @dataclass(frozen=True)
@@ -52,10 +62,14 @@ class Pattern:
     covered_by: str | None = None
     leaves: tuple[dict, ...] = ()
     frame: str | None = None
+    numbered: bool = False
+    fallback: bool = False
+    cards: str | None = None        # the kind of card (monster, spell, trap) whose text it reads; None: any
 
-    def entries(self, match: re.Match) -> list[dict]:
-        """The pattern's entries with "{1}", "{name}" filled from the match's groups."""
-        return [_fill(e, match) for e in self.effects]
+    def entries(self, match: re.Match, number: int = 0) -> list[dict]:
+        """The pattern's entries with "{1}", "{name}" filled from the match's groups ("{number}": the
+        activated effect's number)."""
+        return [_fill(e, match, number) for e in self.effects]
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,7 @@ class Derived:
     frames: list[str] = field(default_factory=list)      # frame flags the text states (`frame:`)
     topics: list[str] = field(default_factory=list)      # what the relevant sentences speak of (TOPICS)
     unread_topics: list[str] = field(default_factory=list)   # what the unread ones speak of
+    unread_activated: list[str] = field(default_factory=list)  # sentences like an activated effect no pattern numbered
 
 
 # ---- sentences -------------------------------------------------------------------------
@@ -125,6 +140,13 @@ ACTIVATION = re.compile(r"\b(?:cannot|can't) (?:activate|use) (?:this|the|its) (
 TRIGGER = re.compile(r"^(?:when|if|after|during|once per turn|each time)\b[^:]*:\s*(?P<rest>.*)$", re.I)
 
 
+ACTIVATED = re.compile(
+    r"^(?:flip:|(?:once per turn[,:]? )?you can\b|once per turn:|(?:when|if|during|at the (?:start|end))\b[^:]*:"
+    r"|\(quick effect\))|\(quick effect\)|\bthis is a quick effect\b", re.I)
+"""A sentence worded like a monster's activated effect ("FLIP:", "You can ...", "When ...:", "Once per turn:");
+the audit counts those of Effect Monsters no `numbered` pattern reads (pyrules.pool)."""
+
+
 def topics(sentence: str) -> list[str]:
     """Which of Summons, Tributes, attacks, battle positions this sentence permits or forbids.
     A triggered effect ("When this card is Summoned: draw 1 card") counts only when what it
@@ -140,15 +162,126 @@ def relevant(sentence: str) -> bool:
     return bool(topics(sentence))
 
 
+# ---- what a Spell or Trap Card's activation asks ---------------------------------------
+ACTIVATION_TOPIC = "activation"
+"""The pattern file (facts/patterns/activation.yaml) whose patterns read a Spell or Trap Card's activation
+sentences (read_activation), and only those: each may read a part of a sentence (a cost, the event it
+answers), so it is never run over other texts (derive)."""
+
+ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for name, parts in {
+    # docs/design/activation.md section 1 (the survey's kinds, grouped): words that put a condition on the
+    # moment a card is activated.  A sentence of the card's activation that says one of these, in a part no
+    # activation pattern reads, leaves the activation unmodelled.
+    "a condition": [r"\b(?:activate only|only activate|can only (?:be )?activate|can only be activated|"
+                    r"activate this card only|must be on the field to activate|you must control)\b"],
+    "a cost": [r"\b(?:pay|discard|tribut\w*|send|banish|remove from play)\b[^.;]*(?:;|\bto (?:activate|negate|"
+               r"destroy|special|draw|add|target|select|return|inflict|look|change)\b)",
+               r"^(?:pay|discard|tribute|banish|remove from play|send) ", r"\bpay (?:half|\d+|lp)\b",
+               r"\bby (?:paying|discarding|tributing|sending|removing|banishing)\b"],
+    "a limit": [r"\bonce per (?:turn|duel)\b", r"\bonly activate 1\b", r"\b1 .{0,20}per turn\b"],
+    "a negation": [r"\bnegate (?:the|that|its) (?:activation|summon|normal summon|flip summon|special summon)\b",
+                   r"\bnegate [^.]{0,40}\bactivation\b"],
+    "targets": [r"\btarget", r"\bselect (?:\d+|up to|and|a|one)\b", r"\bequip(?:ped)? (?:only )?(?:with |to )?"
+                r"(?:this card|a|an|1)\b", r"\bequip only\b"],
+    "cards it needs": [r"\bspecial summon", r"\bfrom (?:your|his/her|their|your opponent's|each player's) "
+                       r"(?:deck|hand|graveyard|gy)\b", r"\bdraw (?:\d+|until)", r"\b(?:destroy|banish|return|"
+                       r"remove from play|change|flip) (?:all|\d+|the 1|up to)\b", r"\bin your (?:deck|graveyard)\b",
+                       r"\bfusion summon\b|\britual summon\b|\btop \d+ cards\b|\byour opponent discards\b|"
+                       r"\bin your opponent's hand\b|\blook at\b|\bchange the battle positions of all\b"],
+    "how it is placed": [r"^this card cannot be activated\b", r"\bcan only be placed on the field\b"],
+}.items()}
+
+PERSISTENT = {("spell", "continuous"), ("spell", "equip"), ("spell", "field"), ("trap", "continuous")}
+"""The frames whose card stays face-up: their sentences are mostly the face-up card's own effects."""
+ACTIVATES = re.compile(r"^(?:activate only|you can (?:only )?activate this card(?!'s)|this card can only be activated|"
+                       r"activate this card|activate by|activate 1 of|pay \d+ life points to activate)|"
+                       r"\bto activate this card\b(?!'s)|^this card cannot be activated\b|\bcan only be placed on the field\b", re.I)
+EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b|\bdo not have to pay\b", re.I)
+EFFECT_OPENING = re.compile(r"^(?:when|if|each time|once per turn|during|while|as long as|you can|at the|"
+                            r"each player|neither player|all|\(|the equipped|a monster equipped|this card)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Activation:
+    """What the activation patterns read in a Spell or Trap Card's activation sentences."""
+    effects: list[dict]                       # the entries, in text order, without repeats
+    says: list[str]                           # what the sentences ask (ACTIVATION_SAYS), read or not
+    unread: list[str]                         # the sentences with a condition in a part no pattern reads
+    unread_says: list[str]                    # what those parts ask
+    read: list[tuple[str, str]] = field(default_factory=list)    # (pattern id, sentence)
+    problems: list[str] = field(default_factory=list)
+
+
+def activation_sentences(text: str, kind: str, icon: str) -> list[str]:
+    """The sentences of a Spell or Trap Card's text that speak of its activation: every one but a note in
+    parentheses; on a card that stays face-up (PERSISTENT) the first (unless it opens as one of the face-up
+    card's effects: "When ...", "Once per turn ...", "The equipped monster ...") and those that say how the
+    card is activated ("Activate only ...", "... to activate this card")."""
+    out = [s for s in sentences(text) if not s.startswith("(")]
+    if (kind, icon) not in PERSISTENT:
+        return out
+    return [s for i, s in enumerate(out) if not EFFECT_COST.search(s)
+            and (ACTIVATES.search(s) or (i == 0 and not EFFECT_OPENING.match(s)))]
+
+
+CONDITION_OPENING = re.compile(r"^(?:when|if|during|at the start|while|only|each time|after)\b", re.I)
+"""A sentence that opens with a condition ("When ...:", "If you control ...:") states one of the activation when it
+is the card's first (the activation position, docs/design/activation.md section 1); a later one ("During the End
+Phase of this turn, destroy those monsters.") is the resolution's own."""
+
+
+def _says(text: str, first: bool = False) -> list[str]:
+    said = [name for name, rx in ACTIVATION_SAYS.items() if rx.search(text)]
+    if first and "a condition" not in said and CONDITION_OPENING.search(text):
+        said.insert(0, "a condition")
+    return said
+
+
+def read_activation(text: str, kind: str, icon: str, patterns: Iterable[Pattern] | None = None,
+                    voc: Vocabulary | None = None) -> Activation:
+    """The activation entries the activation patterns (ACTIVATION_TOPIC) read in a Spell or Trap Card's
+    activation sentences, and the sentences that ask something in a part they leave unread (each pattern
+    reads the part it matches; what is left must ask nothing: ACTIVATION_SAYS)."""
+    chosen = [p for p in (bundled_patterns() if patterns is None else patterns) if p.topic == ACTIVATION_TOPIC]
+    effects: list[dict] = []
+    says: list[str] = []
+    unread: list[str] = []
+    unread_says: list[str] = []
+    read: list[tuple[str, str]] = []
+    problems: list[str] = []
+    if kind not in ("spell", "trap") or len(text or "") > MAX_TEXT_CHARS:
+        return Activation([], [], [], [])
+    for i, sentence in enumerate(activation_sentences(text, kind, icon)):
+        first = i == 0 or bool(ACTIVATES.search(sentence))
+        says += [w for w in _says(sentence, first) if w not in says]
+        rest = sentence
+        for p in chosen:
+            for m in p.regex.finditer(sentence):
+                read.append((p.id, sentence))
+                rest = rest[:m.start()] + " " * (m.end() - m.start()) + rest[m.end():]
+                for entry in p.entries(m):
+                    bad = entry_problems(entry, f"pattern {p.id}", voc=voc)
+                    if bad:
+                        problems += [f"{path}: {msg}" for path, msg in bad]
+                    elif entry not in effects:
+                        effects.append(entry)
+        left = _says(rest.strip(" .,;:"), first and rest[:1] != " ")
+        if left:
+            unread.append(sentence)
+            unread_says += [w for w in left if w not in unread_says]
+    return Activation(effects, says, unread, unread_says, read, problems)
+
+
 # ---- loading ---------------------------------------------------------------------------
-def _fill(value: Any, match: re.Match) -> Any:
+def _fill(value: Any, match: re.Match, number: int = 0) -> Any:
     if isinstance(value, dict):
-        return {k: _fill(v, match) for k, v in value.items()}
+        return {k: _fill(v, match, number) for k, v in value.items()}
     if isinstance(value, list):
-        return [_fill(v, match) for v in value]
+        return [_fill(v, match, number) for v in value]
     if isinstance(value, str) and "{" in value:
         groups = {str(i): g for i, g in enumerate(match.groups(), 1)}
         groups.update({k: v for k, v in match.groupdict().items()})
+        groups["number"] = str(number)
         whole = re.fullmatch(r"\{(\w+)\}", value)
         filled = re.sub(r"\{(\w+)\}", lambda m: groups.get(m.group(1)) or "", value)
         if whole and re.fullmatch(r"\d+", filled):
@@ -177,6 +310,10 @@ def _problems_of(item: Any, where: str, voc: Vocabulary | None = None) -> list[P
     for key in ("id", "regex"):
         if not isinstance(item.get(key), str):
             out.append(Problem(f"{where}.{key}", "is required (a string)"))
+    out += [Problem(f"{where}.{k}", "true or false") for k in ("numbered", "fallback")
+            if k in item and not isinstance(item[k], bool)]
+    if item.get("cards") is not None and item["cards"] not in ("monster", "spell", "trap"):
+        out.append(Problem(f"{where}.cards", "one of monster, spell, trap"))
     if item.get("frame") is not None and item["frame"] not in FRAMES:
         out.append(Problem(f"{where}.frame", f"one of {', '.join(FRAMES)}"))
     for key in ("effects", "leaves"):
@@ -220,7 +357,8 @@ def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = Non
             ids.add(item["id"])
             out.append(Pattern(item["id"], regex, tuple(item["effects"]), path.stem,
                                tuple(item.get("matches") or ()), tuple(item.get("near_misses") or ()),
-                               item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame")))
+                               item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame"),
+                               bool(item.get("numbered")), bool(item.get("fallback")), item.get("cards")))
     if problems:
         raise InvalidInput(problems)
     return out
@@ -235,52 +373,58 @@ def bundled_patterns() -> tuple[Pattern, ...]:
 MAX_TEXT_CHARS = 3_000      # the longest card text of the two bundled databases has 852 characters
 
 
-def derive(text: str, patterns: Iterable[Pattern] | None = None, voc: Vocabulary | None = None) -> Derived:
-    """The effects the patterns read in a card text, and the relevant sentences they do not read.
+def derive(text: str, patterns: Iterable[Pattern] | None = None, voc: Vocabulary | None = None,
+           kind: str | None = None) -> Derived:
+    """The effects the patterns read in a card text, and the relevant sentences they do not read (with
+    `kind`, the card's kind: only the patterns for that kind of card, or for any).
     A text of more than MAX_TEXT_CHARS characters is not read at all (the topic expressions take time
     growing with the square of a sentence's length): it counts as one unread sentence on every topic."""
     if len(text or "") > MAX_TEXT_CHARS:
         order = list(TOPICS)
         return Derived([], [], [f"(a text of {len(text):,} characters, more than the {MAX_TEXT_CHARS:,} read)"],
                        topics=order, unread_topics=order)
-    return _read(text, bundled_patterns() if patterns is None else tuple(patterns), voc)
+    chosen = bundled_patterns() if patterns is None else tuple(patterns)
+    if kind is not None:
+        chosen = tuple(p for p in chosen if p.cards in (None, kind))
+    return _read(text, tuple(p for p in chosen if p.topic != ACTIVATION_TOPIC), voc)
 
 
 def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = None) -> Derived:
     """derive() on a text of a readable length (entries checked against `voc`)."""
-    effects: list[dict] = []
-    read: list[tuple[str, str]] = []
-    unread: list[str] = []
-    problems: list[str] = []
-    leaves: list[dict] = []
-    frames: list[str] = []
+    out = Derived([], [], [])
     about: list[str] = []
-    unread_about: list[str] = []
+    number = 0
     for sentence in sentences(text):
         spoken = topics(sentence)
         about += [t for t in spoken if t not in about]
-        hit = False
-        for p in patterns:
-            m = p.regex.search(sentence)
-            if not m:
-                continue
-            hit = True
-            read.append((p.id, sentence))
-            if p.frame and p.frame not in frames:
-                frames.append(p.frame)
-            for applied, entries, into in ((False, p.entries(m), effects),
-                                           (True, [_fill(e, m) for e in p.leaves], leaves)):
-                for entry in entries:
-                    bad = entry_problems(entry, f"pattern {p.id}", applied=applied, voc=voc)
-                    if bad:
-                        problems += [f"{path}: {msg}" for path, msg in bad]
-                    elif entry not in into:
-                        into.append(entry)
-        if not hit and spoken:
-            unread.append(sentence)
-            unread_about += [t for t in spoken if t not in unread_about]
+        hits = [(p, m) for p in patterns if not p.fallback and (m := p.regex.search(sentence))]
+        if not hits:        # the first fallback that reads it, alone
+            hits = [(p, m) for p in patterns if p.fallback and (m := p.regex.search(sentence))][:1]
+        if any(p.numbered for p, _ in hits):
+            number += 1
+        elif ACTIVATED.search(sentence):
+            out.unread_activated.append(sentence)
+        for p, m in hits:
+            _take(out, p, m, sentence, number, voc)
+        if not hits and spoken:
+            out.unread.append(sentence)
+            out.unread_topics.extend(t for t in spoken if t not in out.unread_topics)
     order = list(TOPICS)
-    return Derived(effects, read, unread, problems, leaves, frames, sorted(about, key=order.index),
-                   sorted(unread_about, key=order.index))
+    out.topics.extend(sorted(about, key=order.index))
+    out.unread_topics.sort(key=order.index)
+    return out
 
 
+def _take(out: Derived, p: Pattern, m: re.Match, sentence: str, number: int, voc: Vocabulary | None) -> None:
+    """What pattern `p` read in `sentence` (its match `m`), added to `out`."""
+    out.read.append((p.id, sentence))
+    if p.frame and p.frame not in out.frames:
+        out.frames.append(p.frame)
+    for applied, entries, into in ((False, p.entries(m, number), out.effects),
+                                   (True, [_fill(e, m, number) for e in p.leaves], out.leaves)):
+        for entry in entries:
+            bad = entry_problems(entry, f"pattern {p.id}", applied=applied, voc=voc)
+            if bad:
+                out.problems.extend(f"{path}: {msg}" for path, msg in bad)
+            elif entry not in into:
+                into.append(entry)

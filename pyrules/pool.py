@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import POOL_FILE, rulings_cards
-from .effects import activation_modelled
+from .effects import activation_modelled, monster_effects_modelled
 from .importers import ImportResult, import_cards
 from .paths import facts_dir
 
@@ -34,7 +34,8 @@ def effects_of(record: dict) -> list[dict]:
 def audit(result: ImportResult) -> dict[str, Any]:
     """The audit of an import: the cards whose text permits or forbids Summons, Tributes, attacks or
     battle positions (or that carry an effect), each with its effects or why it is not modelled;
-    the counts per effect kind; the share modelled, of them all and of those but the ones the overlay
+    the counts per effect kind; the share modelled (a card with a monster's activated effect that is not
+    whole, pyrules.effects.monster_effects_modelled, is not), of them all and of those but the ones the overlay
     says have no bearing on the actions judged (counted apart: `no_bearing`, never as modelled)."""
     records = dict(sorted(result.audit.items()))
     kinds: Counter[str] = Counter()
@@ -42,7 +43,8 @@ def audit(result: ImportResult) -> dict[str, Any]:
     for r in records.values():
         kinds.update({e["effect"] for e in effects_of(r)})
         left.update({e["effect"] for e in r.get("leaves", ())})
-    modelled = sum(1 for r in records.values() if "unmodelled" not in r and "no_bearing" not in r)
+    modelled = sum(1 for r in records.values() if "unmodelled" not in r and "no_bearing" not in r
+                   and monster_effects_modelled({"effects": effects_of(r)}))
     no_bearing = sum(1 for r in records.values() if "no_bearing" in r)
     bearing = len(records) - no_bearing
     return {"source": result.source, "cards": len({c["name"] for c in result.cards}),
@@ -52,18 +54,45 @@ def audit(result: ImportResult) -> dict[str, Any]:
             "share_modelled_of_bearing": round(modelled / bearing, 3) if bearing else 1.0,
             "per_kind": dict(sorted(kinds.items())), "left_behind_per_kind": dict(sorted(left.items())),
             "from_overlay": sum(1 for r in records.values() if "curated" in r),
-            "activation": activation_audit(result.one_per_name()),
+            "activation": activation_audit(result.one_per_name(), result.activation),
+            "monster_effects": monster_effects_audit(result.one_per_name(), result.unread_activated),
             "records": records}
 
 
-def activation_audit(cards: list[dict]) -> dict[str, Any]:
-    """For the Spells and Traps: how many have their whole activation condition modelled (an event they
-    answer, pyrules.effects.activation_modelled), by name, and how many are still judged by their
-    frame's rules alone (listed as unmodelled when their activation is judged)."""
+def activation_audit(cards: list[dict], records: dict[str, dict] | None = None) -> dict[str, Any]:
+    """For the Spells and Traps: how many have an activation text that asks something (`bearing`: a condition,
+    a cost, targets, cards its effect needs; the import's activation records, pyrules.importers.activation_record),
+    and how many of those have all of it modelled (pyrules.effects.activation_modelled), by name; the others
+    are judged by their frame's rules alone and listed as unmodelled when activated.  `unread` counts what the
+    unmodelled ones ask that no pattern reads."""
+    records = records or {}
     spells_traps = [c for c in cards if c.get("kind") in ("spell", "trap")]
-    modelled = sorted(c["name"] for c in spells_traps if activation_modelled(c))
-    return {"spells_traps": len(spells_traps), "modelled": len(modelled),
-            "unmodelled": len(spells_traps) - len(modelled), "modelled_cards": modelled}
+    bearing = [c for c in spells_traps if records.get(c["name"], {}).get("asks")]
+    modelled = sorted(c["name"] for c in bearing if activation_modelled(c))
+    unread: Counter[str] = Counter()
+    for c in bearing:
+        why = c.get("activation_unmodelled") or ""
+        unread.update(w for w in {w for r in records.values() for w in r.get("asks", ())} if w in why)
+    return {"spells_traps": len(spells_traps), "bearing": len(bearing), "modelled": len(modelled),
+            "share_modelled_of_bearing": round(len(modelled) / len(bearing), 3) if bearing else 1.0,
+            "unmodelled": len(spells_traps) - len(modelled), "unread": dict(sorted(unread.items())),
+            "modelled_cards": modelled}
+
+
+def monster_effects_audit(cards: list[dict], unread: dict[str, list[str]]) -> dict[str, Any]:
+    """For the Effect Monsters: how many have activated effects read from their text (`monster_effect`
+    entries) and of those, how many have each one's activation whole (pyrules.effects.monster_effects_modelled:
+    an event the snapshot records, nothing unread) or are judged by their effects' types alone; and the
+    Effect Monsters with a sentence worded like an activated effect that no `numbered` pattern reads (`unread`)."""
+    effect_monsters = [c for c in cards if c.get("kind") == "monster" and c.get("effect")]
+    with_entries = [c for c in effect_monsters
+                    if any(e.get("effect") == "monster_effect" for e in c.get("effects") or ())]
+    whole = sorted(c["name"] for c in with_entries if monster_effects_modelled(c))
+    names = {c["name"] for c in effect_monsters}
+    left = sorted(n for n in unread if n in names)
+    return {"effect_monsters": len(effect_monsters), "with_activated_effects": len(with_entries),
+            "modelled": len(whole), "by_type_only": len(with_entries) - len(whole), "modelled_cards": whole,
+            "unread": len(left), "unread_cards": left}
 
 
 def with_curated(cards: list[dict], curated: list[dict]) -> list[dict]:

@@ -130,9 +130,20 @@ def print_audit(report: dict) -> None:
                f"{report['from_overlay']} by the curated overlay{apart}.")
     act = report.get("activation")
     if act:
-        click.echo(f"Activation of Spells and Traps: {act['spells_traps']} cards; {act['modelled']} with their whole "
-                   f"activation condition modelled (the event they answer: {', '.join(act['modelled_cards'])}); "
-                   f"{act['unmodelled']} judged by their frame's rules alone, listed as unmodelled when activated.")
+        click.echo(f"Activation of Spells and Traps: {act['spells_traps']} cards, {act.get('bearing', 0)} of them with "
+                   f"an activation text that asks something (a condition, a cost, targets, cards its effect needs); "
+                   f"{act['modelled']} with all of it modelled ({act.get('share_modelled_of_bearing', 0):.1%}); the "
+                   f"others are judged by their frame's rules alone, listed as unmodelled when activated.")
+        if act.get("unread"):
+            click.echo("What the others ask that no pattern reads: "
+                       + ", ".join(f"{k} ({n})" for k, n in act["unread"].items()) + ".")
+    mon = report.get("monster_effects")
+    if mon:
+        click.echo(f"Activated effects of monsters: {mon['effect_monsters']} Effect Monsters; {mon['with_activated_effects']} "
+                   f"with activated effects read from their text, {mon['modelled']} of them whole (event, cost, target, "
+                   f"once per turn), {mon['by_type_only']} judged by their effects' types alone (listed as unmodelled "
+                   f"when activated); {mon['unread']} with a sentence worded like an activated effect that no pattern "
+                   f"reads ({', '.join(mon['unread_cards'][:10])}{', ...' if mon['unread'] > 10 else ''}).")
 
 
 def _type_text(t) -> str:

@@ -15,7 +15,7 @@ from clingo import Symbol, SymbolType
 
 from . import sentences
 from .actions import SIGNATURES, Action
-from .effects import activation_modelled
+from .effects import activation_modelled, monster_effects_modelled
 from .records import Record, record, set_field
 
 if TYPE_CHECKING:
@@ -215,6 +215,10 @@ ACTIVATION_UNMODELLED = ("its own activation conditions (the event it answers, i
                          "be activated in the Damage Step) are not modelled yet, nor other cards' locks on activations "
                          "outside the effect vocabulary (\"Jinzo\", \"Royal Decree\"): judged by the rules every card "
                          "of its kind follows (spell speed, windows, where from, the turn it was Set)")
+MONSTER_EFFECT_UNMODELLED = ("its activated effects are not all modelled (an event the snapshot does not record, a "
+                             "target, a condition or a cost no entry states): judged by the rules of its effect's type "
+                             "(Ignition, Quick, Trigger, Flip) alone")
+"""Why a monster whose activated effect an answer judges is unmodelled (pyrules.effects.monster_effects_modelled)."""
 """Why a Spell or Trap Card whose activation an answer judges is unmodelled.  pyrules keeps no card text,
 so the per-kind default is taken: every Spell and Trap Card is assumed to have an activation condition in its
 text (a card without one, "Waboku", is listed too: over-reported, never missed)."""
@@ -229,6 +233,8 @@ def unmodelled(game: Game, activated: Iterable[str] = ()) -> tuple[Unmodelled, .
     for e in game.entries:
         if e.card.get("unmodelled"):
             out.append(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]))
+        elif e.id in activated and e.card.get("kind") == "monster" and not monster_effects_modelled(e.card):
+            out.append(Unmodelled(e.id, e.card["name"], MONSTER_EFFECT_UNMODELLED))
         elif e.id in activated and e.card.get("kind") in ("spell", "trap") and not activation_modelled(e.card):
             out.append(Unmodelled(e.id, e.card["name"], ACTIVATION_UNMODELLED))
     return tuple(out)

@@ -55,6 +55,8 @@ CARD_SCHEMA: dict[str, Any] = {
         "effects": {"type": "array", "items": entry_schema(),
                     "description": "the card's effects (pyrules effects lists every kind)"},
         "unmodelled": {"type": "string", "description": "rule-relevant text of the card that no effect models yet, and why"},
+        "activation_unmodelled": {"type": "string", "description": "a Spell or Trap Card's activation text that asks "
+                                  "something no effect models yet (a condition, a cost, targets), and what"},
         "source": _str,
         "note": _str,
     },

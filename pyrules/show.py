@@ -117,6 +117,13 @@ def _picture(game: Game, legal: Legal | None, width: int) -> list[str]:
     step = f", {game.battle_step} step" if game.phase == "battle" and game.battle_step else ""
     lines = [f"Turn {game.turn}: {game.turn_player}'s turn, {PHASE_NAMES.get(game.phase, game.phase)}{step}"
              f"   chain: {', '.join(game.chain) if game.chain else 'empty (open game state)'}"]
+    who = [f"{game.priority} has priority" if game.priority != game.turn_player else "",
+           "in the window of the last event" if game.window == "event" else "",
+           "the other player has just passed" if game.passed else "",
+           f"moving to the {PHASE_NAMES.get(game.moving_to, game.moving_to)}" if game.moving_to else "",
+           f"the duel is over: {game.winner} has won" if game.winner else ""]
+    if any(who):
+        lines.append("Now: " + "; ".join(w for w in who if w))
     if game.readings:
         lines.append("Readings: " + ", ".join(f"{k}={v}" for k, v in sorted(game.readings.items())))
     others = [p for p in game.players if p != game.turn_player]

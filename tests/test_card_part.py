@@ -83,5 +83,5 @@ def test_entries_of_kinds_only_the_card_part_reads_stay_out_of_the_query():
     eng.legal(summons_board(1))
     kept = eng.names.templates["Dark Paladin"]
     effects = [a[1].name for p, a in kept if p == "card_effect"]
-    assert effects == ["special_summon_restriction"]
+    assert effects == ["special_summon_restriction", "monster_effect", "monster_effect_cost"]   # (its Quick effect)
     assert [p for p, _ in kept].count("fusion_need") == 2

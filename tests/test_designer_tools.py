@@ -397,6 +397,19 @@ def test_show_lists_the_applied_effects_and_a_set_turn(tmp_path):
     assert "Set turn 3" in r.output
 
 
+def test_show_says_who_acts_a_declared_move_and_the_winner(tmp_path):
+    snap = tmp_path / "moving.yaml"
+    snap.write_text("snapshot: 1\nturn: 3\nphase: main1\nmoving_to: battle\npriority: B\npassed: true\n"
+                    "players: {A: {}, B: {}}\n")
+    r = run("show", snap)
+    assert r.exit_code == 0, r.output
+    now = " ".join(r.output.split("Now: ", 1)[1].split("\n\n", 1)[0].split())     # wrapped to the width
+    assert now == "B has priority; the other player has just passed; moving to the Battle Phase"
+    snap.write_text("snapshot: 1\nwinner: B\nplayers: {A: {life: 0}, B: {}}\n")
+    assert "Now: the duel is over: B has won" in run("show", snap).output
+    snap.write_text("snapshot: 1\nplayers: {A: {}, B: {}}\n")
+    assert "Now:" not in run("show", snap).output
+
 def test_show_invalid(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("snapshot: 1\nplayers: {A: {monsters: [{id: x, card: Nope, position: attack}]}, B: {}}\n")

@@ -70,7 +70,7 @@ LAYERS: list[dict[str, set[str]]] = [
     {"codec": {"actions", "encode", "terms", "sentences", "readback"}},
     {"API": {"__init__", "engine", "results"}},
     {"tools": {"batch", "daskbatch", "search", "supervise", "cases", "lint", "explain", "show", "draw", "render",
-               "reference", "play"}},
+               "reference", "play", "mutate"}},
     {"command line": {"cli", "console", "__main__"}},
 ]
 RANK = {m: n for n, layers in enumerate(LAYERS) for modules in layers.values() for m in modules}

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import GOAT, shared_absent     # ../shared/data/goat-format-en.cdb, or under PYRULES_SHARED
 from pyrules.errors import InvalidInput
-from pyrules.patterns import bundled_patterns, derive, load_patterns, relevant, sentences
+from pyrules.patterns import (ACTIVATION_TOPIC, activation_sentences, bundled_patterns, derive, load_patterns,
+                              read_activation, relevant, sentences)
 
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = bundled_patterns()
@@ -44,10 +45,33 @@ def test_pattern_misses_its_near_misses(pattern):
         assert not pattern.regex.search(sentence), (pattern.id, sentence)
 
 
-def test_every_card_the_pool_names_in_matches_is_listed(texts):
+@pytest.fixture(scope="module")
+def spells_traps() -> dict[str, tuple[str, str, str]]:
+    """The Goat pool's Spells and Traps: name -> (text, kind, icon), as the importer reads them."""
+    if not GOAT.is_file():
+        pytest.skip(shared_absent(GOAT))
+    icons = [(0x10000, "quickplay"), (0x20000, "continuous"), (0x40000, "equip"), (0x80000, "field"),
+             (0x100000, "counter"), (0x80, "ritual")]
+    con = sqlite3.connect(f"file:{GOAT}?mode=ro", uri=True)
+    out: dict[str, tuple[str, str, str]] = {}
+    for name, desc, t in con.execute("SELECT t.name, t.desc, d.type FROM datas d JOIN texts t ON d.id = t.id"):
+        if not t & 0x1 and t & 0x6:
+            out.setdefault(name, (desc or "", "spell" if t & 0x2 else "trap", next((n for b, n in icons if t & b),
+                                                                                 "normal")))
+    con.close()
+    return out
+
+
+def test_every_card_the_pool_names_in_matches_is_listed(texts, spells_traps):
     """Each pattern's `matches` is complete: the Goat cards it fires on are exactly those listed
-    (so the hand check recorded in the pattern file covers every card it reads)."""
+    (so the hand check recorded in the pattern file covers every card it reads); an activation pattern
+    is read in the activation sentences of Spells and Traps only (pyrules.patterns.read_activation)."""
     for p in PATTERNS:
+        if p.topic == ACTIVATION_TOPIC:
+            fired = {name for name, (t, k, i) in spells_traps.items() for s in activation_sentences(t, k, i)
+                     if p.regex.search(s)}
+            assert fired == set(p.matches), p.id
+            continue
         fired = {name for name, ts in texts.items() for t in ts for s in sentences(t) if p.regex.search(s)}
         if p.id == "cannot_be_normal_summoned_or_set":
             assert set(p.matches) <= fired and len(fired) > 30     # sampled: see its `checked`
@@ -119,16 +143,56 @@ def test_bad_pattern_files(tmp_path, text, message):
 def test_no_two_patterns_give_one_sentence_the_same_kind(texts):
     """One pattern per wording: two patterns may read one sentence for different kinds (its
     Summon procedure and its revival restriction), never for the same kind (a copy, or a
-    contradiction)."""
+    contradiction).  Activation patterns read parts of a sentence (the event, the cost, the negation that
+    follows): two of them may share one, for different kinds.
+    A fallback pattern reads a sentence only when no other does, and only the first
+    fallback that fires reads it: the fallbacks are checked against none."""
     kinds = {p.id: {e["effect"] for e in (*p.effects, *p.leaves)} | ({p.frame} if p.frame else set())
              for p in PATTERNS}
+    parts = {p.id for p in PATTERNS if p.topic == ACTIVATION_TOPIC}
     clashes = {}
     for name, ts in texts.items():
         for t in ts:
             for s in sentences(t):
-                ids = [p.id for p in PATTERNS if p.regex.search(s)]
+                ids = [p.id for p in PATTERNS if not p.fallback and p.regex.search(s)]
                 for i, a in enumerate(ids):
                     for b in ids[i + 1:]:
-                        if kinds[a] & kinds[b] or not (kinds[a] and kinds[b]):
+                        if kinds[a] & kinds[b] or not (kinds[a] and kinds[b] or {a, b} <= parts):
                             clashes.setdefault((a, b), set()).add(name)
     assert clashes == {}, {k: sorted(v) for k, v in clashes.items()}
+
+
+def test_read_activation_reads_parts_and_reports_what_is_left():
+    """An activation pattern reads the part of a sentence it matches; what is left must ask nothing (a target
+    left unread keeps the sentence unread); a card that stays face-up is read in its activation sentences only."""
+    jam = read_activation("When a Spell Card is activated: Discard 1 card; negate the activation, and if you do, "
+                          "destroy it.", "trap", "counter")
+    assert jam.effects == [{"effect": "activation_cost", "what": "discard", "count": 1},
+                           {"effect": "answers_activation", "what": "spell", "by": "any"}]
+    assert jam.unread == [] and "a negation" in jam.says
+    left = read_activation("Pay 1000 LP; target 1 monster on the field; destroy it.", "trap", "normal")
+    assert left.effects == [{"effect": "activation_cost", "what": "life_points", "count": 1000}]
+    assert left.unread_says == ["targets"]
+    mummy = read_activation("Once per turn: You can Special Summon 1 Zombie-Type monster from your hand. You must "
+                            "control no monsters to activate and to resolve this effect.", "spell", "continuous")
+    assert mummy.says == [] and mummy.unread == []
+    assert read_activation("Pay 1000 Life Points.", "monster", "normal").effects == []
+    assert derive("Pay 1000 Life Points.").effects == []      # never read outside a Spell or Trap's activation
+
+
+def test_activated_effects_are_numbered_in_text_order_and_fallbacks_give_their_type():
+    """`numbered` patterns count a card's activated effects in text order ("{number}"); a fallback reads a
+    sentence no other pattern reads (its type only, `further: unread`); `cards: monster` keeps monster
+    patterns off a Spell's text."""
+    breaker = derive("If this card is Normal Summoned: Place 1 Spell Counter on it (max. 1). Gains 300 ATK for each "
+                     "Spell Counter on it. You can remove 1 Spell Counter from this card, then target 1 Spell/Trap on "
+                     "the field; destroy that target.", kind="monster")
+    got = [(e["type"], e["number"], e["event"], e["further"]) for e in breaker.effects if e["effect"] == "monster_effect"]
+    assert got == [("trigger", 1, "normal_summoned", "none"), ("ignition", 2, "none", "unread")]
+    bug = derive("FLIP: Select and destroy 1 monster on the field.", kind="monster")
+    assert bug.effects == [{"effect": "monster_effect", "type": "flip", "number": 1, "event": "flipped",
+                            "wording": "mandatory", "zone": "field", "further": "none"}]
+    assert derive("When this card is sent from the field to the Graveyard: You can draw 1 card.", kind="spell").effects == []
+    assert derive("Once per turn: You can discard 1 card.", kind="monster").unread_activated == []
+    assert [e["effect"] for e in derive("You can only control 1 \"Gravekeeper's Guard\".", kind="monster").effects] == \
+        ["only_one_controlled"]           # a limit, no activated effect

@@ -12,9 +12,9 @@ from conftest import GOAT, shared_absent     # ../shared/data/goat-format-en.cdb
 from pyrules import Engine
 from pyrules.cards import POOL_FILE, CardDB, card_problems, read_pool, rulings_cards
 from pyrules.cli import main
-from pyrules.effects import card_entries
+from pyrules.effects import card_entries, monster_effects_modelled
 from pyrules.importers import import_cards
-from pyrules.pool import AUDIT_FILE, bundled_audit, pool_files
+from pyrules.pool import AUDIT_FILE, bundled_audit, effects_of, pool_files
 
 ROOT = Path(__file__).resolve().parent.parent
 POOL = ROOT / "facts" / POOL_FILE
@@ -113,7 +113,12 @@ def test_the_bundled_audit_adds_up():
     audit = bundled_audit()
     records = audit["records"]
     assert audit["touching"] == len(records) and audit["cards"] == 1784
-    assert audit["modelled"] == sum(1 for r in records.values() if "unmodelled" not in r and "no_bearing" not in r)
+    assert audit["modelled"] == sum(1 for r in records.values() if "unmodelled" not in r and "no_bearing" not in r
+                                    and monster_effects_modelled({"effects": effects_of(r)}))
+    mon = audit["monster_effects"]       # a monster's activated effects: read whole, by type only, unread
+    assert mon["with_activated_effects"] == mon["modelled"] + mon["by_type_only"] <= mon["effect_monsters"]
+    assert {"Man-Eater Bug", "Tribe-Infecting Virus", "Magician of Faith"} <= set(mon["modelled_cards"])
+    assert mon["unread"] == len(mon["unread_cards"]) > 0
     assert audit["no_bearing"] == sum(1 for r in records.values() if "no_bearing" in r) > 0
     assert not any("no_bearing" in r and ("unmodelled" in r or r.get("curated")) for r in records.values())
     assert audit["share_modelled_of_bearing"] == round(audit["modelled"] / (audit["touching"] - audit["no_bearing"]), 3)
