@@ -9,8 +9,8 @@ before it, the action, the core's next decision point (`after`) and that point's
 path, read-only) of pyrules' successor with `digest_after`.  The core's `after` is its next
 decision point: it skips the prompts where nobody may act, so when the digests differ the script
 follows pyrules' successors while the player with priority has one permitted action and it is no
-choice (`pass`, as docs/design/activation.md section 4 says; also `end_turn`, and the Draw Phase's
-`draw`, whose card is read from the core's hand), comparing after each.
+choice (`pass`, as docs/design/activation.md section 4 says; also `end_turn`), or the Draw Phase's
+`draw` (whose card is read from the core's hand), comparing after each.
 
 Tallies per action kind: `agree` (at once), `agree_after_steps` (with how many no-choice steps),
 `differ`, `forbidden` (pyrules does not permit the core's action), `invalid` (pyrules refuses the
@@ -85,12 +85,17 @@ def successor(engine: Engine, snap: dict, action: dict) -> tuple[str, Any]:
 
 
 def forced(engine: Engine, snap: dict, want: dict) -> dict | None:
-    """The one action pyrules permits the player with priority when it is no choice: `pass`, `end_turn` or
-    the Draw Phase's `draw` (its card named from the core's digest: the one card its hand gained); else None."""
+    """The one action pyrules permits the player with priority when it is no choice: `pass` or `end_turn`; or
+    the Draw Phase's `draw` whenever it is permitted (the core's next decision point after an End Phase is
+    past the next turn's draw, its response windows skipped), its card named from the core's digest (the one
+    card the hand gained); else None."""
     try:
         permitted = [a.to_json() for a in engine.legal(snap).permitted]
     except InvalidInput:
         return None
+    draws = [a for a in permitted if a["action"] == "draw"]   # the core's next point is past the normal draw
+    if draws:
+        permitted = draws[:1]
     if len(permitted) != 1 or permitted[0]["action"] not in ("pass", "end_turn", "draw"):
         return None
     action = permitted[0]
