@@ -522,3 +522,16 @@ def test_whole_turn_keys_accepted(tmp_path):
     assert "deck_size(1,2)" in facts
     top, second = (engine.names.base[n] for n in ("Battle Ox", "Mystical Elf"))
     assert {f"deck_card(1,1,{top})", f"deck_card(1,2,{second})"} <= facts
+
+
+@pytest.mark.parametrize("event", ["normal_summon", "set", "flip_summon", "special_summon"])
+def test_a_monster_event_naming_a_spell_is_refused(tmp_path, event):
+    """A Summon, a monster Set or a Flip Summon names a monster (a generated counterexample once had
+    "Umi" Normal Summoned); a Trap Monster may be Special Summoned."""
+    s = with_side("A", field_spell={"id": "umi", "card": "Umi", "face": "up"})
+    s["this_turn"] = [{"event": event, "card": "umi"}]
+    assert "names a monster" in assert_invalid(tmp_path, s, "this_turn[0]")
+    s = with_side("A", monsters=[{"id": "apo", "card": "Embodiment of Apophis", "position": "attack"}])
+    s["this_turn"] = [{"event": "special_summon", "card": "apo", "method": "effect"}]
+    code, out, err, _ = run(["legal", write(tmp_path, s)])
+    assert code == 0, err
