@@ -242,22 +242,29 @@ def card_entries(card: dict) -> list[dict]:
 ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "activation_cost", "activation_timing",
                                         "activation_condition", "activation_condition_named",
                                         "answers_activation", "answers_activation_named", "answers_summon_attempt", "once_per_turn",
-                                        "cannot_be_activated", "trap_monster"})
+                                        "cannot_be_activated", "trap_monster",
+                                        # what an activation needs to find (rules/activation_targets.lp)
+                                        "activation_target", "needs_cards", "needs_free_monster_zones"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
 MONSTER_EFFECT_KINDS = frozenset({"monster_effect", "monster_effect_cost", "monster_effect_target",
                                   "monster_effect_once_per_turn"})
 """The effect kinds that state a monster's activated effect (rules/monster_effects.lp)."""
-ACTIVATED_KINDS = ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | {"activates_in_damage_step"}
+EQUIP_TO_KINDS = frozenset({"equip_to", "equip_to_race", "equip_to_race_not", "equip_to_attribute", "equip_to_name",
+                            "equip_to_level_max", "equip_to_level_min", "equip_to_frame", "equip_to_atk_max"})
+"""The effect kinds that say which monsters an Equip Spell may be equipped to (rules/activation_targets.lp)."""
+ACTIVATED_KINDS = ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | {"activates_in_damage_step"}
 """Every kind about activating a card or an effect: audited apart from Summons, attacks and positions."""
 
 
 def activation_modelled(card: dict) -> bool:
-    """True when the card's entries state its activation's conditions (ACTIVATION_CONDITION_KINDS) and its
-    activation text asks nothing they leave unread (no `activation_unmodelled`, pyrules.importers)."""
-    return not card.get("activation_unmodelled") and any(
-        e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ())
+    """True when the card's entries state its activation's conditions (ACTIVATION_CONDITION_KINDS), or it is an
+    Equip Spell (every one needs a face-up monster to equip: rules/activation_targets.lp, which its equip_to*
+    entries narrow), and its activation text asks nothing they leave unread (no `activation_unmodelled`,
+    pyrules.importers)."""
+    return not card.get("activation_unmodelled") and (card.get("spell_type") == "equip" or any(
+        e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ()))
 
 
 def monster_effects_modelled(card: dict) -> bool:

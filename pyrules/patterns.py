@@ -195,7 +195,9 @@ PERSISTENT = {("spell", "continuous"), ("spell", "equip"), ("spell", "field"), (
 """The frames whose card stays face-up: their sentences are mostly the face-up card's own effects."""
 ACTIVATES = re.compile(r"^(?:activate only|you can (?:only )?activate this card(?!'s)|this card can only be activated|"
                        r"activate this card|activate by|activate 1 of|pay \d+ life points to activate)|"
-                       r"\bto activate this card\b(?!'s)|^this card cannot be activated\b|\bcan only be placed on the field\b", re.I)
+                       r"\bto activate this card\b(?!'s)|^this card cannot be activated\b|\bcan only be placed on the field\b|"
+                       # an Equip Spell's restriction on its monster (rules/activation_targets.lp)
+                       r"\bequip only\b|\bonly (?:be )?equip|\bcan only be (?:used to )?equip|\bonly a monster with\b", re.I)
 EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b|\bdo not have to pay\b", re.I)
 EFFECT_OPENING = re.compile(r"^(?:when|if|each time|once per turn|during|while|as long as|you can|at the|"
                             r"each player|neither player|all|\(|the equipped|a monster equipped|this card)\b", re.I)

@@ -8,9 +8,9 @@ import pytest
 from pyrules import Action, InvalidInput, parse_action
 
 BOARD = {"snapshot": 1, "players": {
-    "A": {"hand": [{"id": "pot", "card": "Pot of Greed"}, {"id": "ox", "card": "Battle Ox"}],
+    "A": {"hand": [{"id": "pot", "card": "Card Destruction"}, {"id": "ox", "card": "Battle Ox"}],
           "spells_traps": [{"id": "mf", "card": "Waboku", "face": "down"}]},     # no condition read: unmodelled
-    "B": {"spells_traps": [{"id": "book", "card": "Book of Moon", "face": "down"}]}}}
+    "B": {"spells_traps": [{"id": "book", "card": "Threatening Roar", "face": "down"}]}}}   # no condition read: unmodelled
 
 
 @pytest.fixture(scope="module")
