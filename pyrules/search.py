@@ -17,6 +17,9 @@ what pyrules answers.
 Two readings in one solve: `worldify` rewrites the rules with clingo.ast so that every
 predicate that depends on a reading (and the verdict predicates) takes a first argument
 W, the world; the snapshot's facts stay shared and `reading` is fixed per world.
+
+Several actions (`diff --depth N`): pyrules/steps.py rewrites the rules once more, a step argument on
+every predicate that depends on the state, and rules/search/diff_depth.lp chooses the actions done.
 """
 from __future__ import annotations
 
@@ -128,7 +131,7 @@ class Scope:
 # the default scope of `diff --depth N` (N > 1): each step grounds the rules again over every state the steps before
 # may reach, and the card sets asked (masks over a side's monsters) grow with the monsters a step may bring
 # (docs/counterexamples.md, "Several actions")
-DEPTH_SCOPE = Scope(monsters=1, hand=1, graveyard=0, events=1, chain=0, attack=0, spells=1, field=0)
+DEPTH_SCOPE = Scope(monsters=1, hand=1, graveyard=0, events=2, chain=0, attack=0, spells=1, field=0)
 
 
 def scope_help() -> str:
@@ -538,6 +541,10 @@ class Searcher:
                     return entry
                 current = successor.snapshot
             v = self.engine.check(current, action, readings or None)
+        except RuntimeError as e:                   # a successor the rules refuse: the search and next disagree
+            entry["invalid"] = [str(e)]
+            entry["reproduced"] = False
+            return entry
         except InvalidInput as e:
             entry["invalid"] = [str(p) for p in e.problems]
             entry["reproduced"] = False
