@@ -805,12 +805,16 @@ def _searcher(ctx, rules, card_names):
 @click.option("--html", "html_file", default=None, metavar="FILE",
               help="Write an HTML page into FILE: each counterexample's board, the action, each value's verdict "
                    "and reasons.")
+@click.option("--depth", default=1, type=click.IntRange(min=1, max=3), show_default=True,
+              help="Sequences of up to N actions: the smallest snapshot and actions, each permitted under both "
+                   "values, after which an action's verdicts differ (replayed with next and check). Above 1: one "
+                   "counterexample, no --out or --html, a smaller default scope (docs/counterexamples.md).")
 @json_option
 @timeout_option
 @rules_option
 @click.pass_context
 @hard_timeout
-def diff(ctx, reading, values, scope_text, card_names, count, out_dir, html_file, as_json, timeout, rules):
+def diff(ctx, reading, values, scope_text, card_names, count, out_dir, html_file, depth, as_json, timeout, rules):
     """Smallest snapshots where the two values of READING give an action different verdicts.
 
     Exit status 0 whether or not one is found, 1 when a --timeout run still grounding past it
@@ -822,14 +826,19 @@ def diff(ctx, reading, values, scope_text, card_names, count, out_dir, html_file
         pyrules diff position_change_limit --count 3 --out tests/cases/found
         pyrules diff first_turn_draw --scope monsters=1,events=2 --json
         pyrules diff position_change_limit --count 2 --html diff.html
+        pyrules diff summon_priority --depth 2
     """
-    from .search import Progress, Scope, case_of, format_counterexample
+    from .search import DEPTH_SCOPE, Progress, Scope, case_of, format_counterexample
+    if depth > 1 and (out_dir or html_file):
+        raise InvalidInput(Problem("--out" if out_dir else "--html", "writes one snapshot's verdicts: not with --depth "
+                                                                     "above 1"))
     searcher = _searcher(ctx, rules, card_names)
     pair = tuple(v.strip() for v in values.split(",")) if values else None
     if out_dir:                            # before the search: a folder that cannot be made fails at once
         _make_folder(out_dir, "--out")
     progress = Progress(progress_stream())
-    result = searcher.diff(reading, pair, Scope.parse(scope_text), count, timeout, progress)
+    result = searcher.diff(reading, pair, Scope.parse(scope_text, DEPTH_SCOPE if depth > 1 else None), count, timeout,
+                           progress, depth)
     progress.clear()
     info = searcher.engine.catalogue.readings[reading]
     shown = list(pair) if pair else [info.default] + [v for v in info.values if v != info.default][:1]

@@ -17,6 +17,9 @@ what pyrules answers.
 Two readings in one solve: `worldify` rewrites the rules with clingo.ast so that every
 predicate that depends on a reading (and the verdict predicates) takes a first argument
 W, the world; the snapshot's facts stay shared and `reading` is fixed per world.
+
+Several actions (`diff --depth N`): pyrules/steps.py rewrites the rules once more, a step argument on
+every predicate that depends on the state, and rules/search/diff_depth.lp chooses the actions done.
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import TERM_SIGNATURES, Action
+from . import steps
 from .astwalk import AtomRewriter, head_body, with_first_argument
 from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
@@ -50,6 +54,7 @@ DEFAULT_SPELLS_TRAPS = ("Umi", "Gravity Bind", "Ekibyo Drakmord", "Shooting Star
                         "Level Limit - Area B")   # equips; keeps Level 4+ in Defense (reading level_limit_change)
 DEFAULT_POOL = DEFAULT_MONSTERS + DEFAULT_SPELLS_TRAPS    # (tests/test_search.py checks each card's kind)
 WORLD_VAR = "W__"
+MAX_DEPTH = 3           # pyrules diff --depth: the longest action sequence searched
 # predicates that always take the world argument in a two-reading search
 WORLD_SEEDS = {("selected_reading", 2), ("permitted", 1), ("forbidden", 2), ("forbidden", 3),
                ("evidence", 3), ("note", 3)}
@@ -123,6 +128,12 @@ class Scope:
         return scope.with_(**values)
 
 
+# the default scope of `diff --depth N` (N > 1): each step grounds the rules again over every state the steps before
+# may reach, and the card sets asked (masks over a side's monsters) grow with the monsters a step may bring
+# (docs/counterexamples.md, "Several actions")
+DEPTH_SCOPE = Scope(monsters=1, hand=1, graveyard=0, events=2, chain=0, attack=0, spells=1, field=0)
+
+
 def scope_help() -> str:
     """The --scope option's help: the default scope, from Scope itself."""
     return (f"Search bounds (default {str(Scope()).replace(',', ', ')}; spells: Spell and Trap Cards a side, field: a Field Spell a side, "
@@ -148,6 +159,7 @@ class Counterexample:
     reproduced: bool
     core: tuple[str, ...] = ()       # what makes the readings part (diff_core/1 of rules/search/diff.lp)
     optimal: bool = False
+    before: tuple[Action, ...] = ()  # diff --depth: the actions done first, each permitted under both values
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -155,6 +167,7 @@ class Counterexample:
             "action": self.action.to_json() if self.action else None,
             "cards": self.cards, "events": self.events, "minimal": self.optimal,
             "reproduced": self.reproduced,
+            **({"before": [a.to_json() for a in self.before]} if self.before else {}),
             "verdicts": {label: {"readings": w["readings"], **w["verdict"].to_json()} if w.get("verdict")
                          else {"readings": w["readings"], "permitted": w["model"][0], "reasons": list(w["model"][1])}
                          for label, w in self.worlds.items()},
@@ -172,10 +185,12 @@ class SearchResult:
     label: str = ""
     timed_out: bool = False  # stopped by --timeout
     cards: str = ""          # the pool by kind, in words (Searcher.pool_words)
+    depth: int = 1           # diff --depth: sequences of up to this many actions
 
     def covered(self) -> str:
         """What the search covered: the scope and the pool, in words."""
-        return f"covered: {self.scope.words()}; cards: {self.cards or ', '.join(self.pool)}"
+        return (f"covered: {self.scope.words()}; cards: {self.cards or ', '.join(self.pool)}"
+                + (f"; sequences of up to {self.depth} actions" if self.depth > 1 else ""))
 
     def to_json(self) -> dict[str, Any]:
         return {"found": [c.to_json() for c in self.found], "exhausted": self.exhausted,
@@ -265,21 +280,9 @@ def worldify(statements: list, seeds: set[tuple[str, int]]) -> tuple[list, set[t
 
 
 def _indexed(statements: list, seeds: set[tuple[str, int]]) -> set[tuple[str, int]]:
-    """The seeds, and the heads of every rule that mentions an indexed predicate (a fixpoint)."""
-    rules = []
-    for s in statements:
-        if s.ast_type == ast.ASTType.Rule:
-            defined, body = head_body(s)
-            rules.append(({sig for sig, _ in defined}, body))
-    indexed = set(seeds)
-    changed = True
-    while changed:
-        changed = False
-        for head, body in rules:
-            if (head | body) & indexed and not head <= indexed:
-                indexed |= head
-                changed = True
-    return indexed
+    """The seeds, and the heads of every rule that mentions an indexed predicate (a fixpoint:
+    steps.dependents, which the step rewrite of diff --depth shares)."""
+    return steps.dependents(statements, seeds)
 
 
 def _with_world(s: Any, indexed: set[tuple[str, int]], world: Any) -> Any:
@@ -459,6 +462,98 @@ class Searcher:
         return SearchResult(found, exhausted, scope, time.monotonic() - started, self.pool, label, timed_out,
                             self.pool_words)
 
+    # ---- several actions (diff --depth) -------------------------------------------------
+    def _deep_rules(self) -> tuple[list, str]:
+        """The rules and the generator rewritten by steps (pyrules/steps.py), and the rules joining the
+        steps: made once per Engine."""
+        def make(rules: list) -> tuple[list, str]:
+            base = without_show(rules) + list(self.engine.card_part.parsed)
+            generator = parse_text((self.search_dir / "generator.lp").read_text(encoding="utf-8"))
+            state = steps.state_facts(base)
+            heads = {sig for s in base if s.ast_type == ast.ASTType.Rule for sig, _ in head_body(s)[0]}
+            snapshot_part, stepped_part = steps.split_generator(generator, state, heads)
+            stms, _, _ = steps.stepify(base + stepped_part, WORLD_SEEDS, state | steps.FOCUS)
+            return stms + snapshot_part, steps.bridges(state, steps.next_targets(base))
+        return self.engine.prepared("search-steps", make, pruned=False)
+
+    def _deep_search(self, scope: Scope, depth: int, extra_facts: list[Symbol], timeout: float | None, progress,
+                     label: str, worlds: dict[int, tuple[str, dict]]) -> SearchResult:
+        """Sequences of 1 to `depth` actions (iterative deepening): the smallest start snapshot (the
+        generator's #minimize) wins, and among equal ones the shortest sequence."""
+        started = time.monotonic()
+        deadline = None if timeout is None else started + timeout
+        stms, joins = self._deep_rules()
+        text = (self.search_dir / "diff_depth.lp").read_text(encoding="utf-8") + "\n" + joins
+        best: tuple[list[int], list[Symbol], bool, Any] | None = None
+        finished = True
+        for d in range(1, depth + 1):
+            names = self.engine.names.scope()
+            program = Program(stms)
+            program.add(text + "\n#show.\n" + _SHOWN)
+            facts, guarded = self._facts(scope, names)
+            program.add_facts(facts + extra_facts + [Function("depth_last", [Number(d - 1)])])
+            program.add_guarded(guarded)
+            program.ground()
+            symbols, done, optimal, cost = _optimum(program, deadline, progress, f"{label} --depth {d}", started)
+            finished = finished and done
+            if symbols is not None and (best is None or cost < best[0]):
+                best = (cost, list(symbols), optimal, names)
+            if not done:
+                break
+        found = [] if best is None else [self._deep_counterexample(best[1], best[3], worlds, best[2] and finished)]
+        return SearchResult(found, finished and not found, scope, time.monotonic() - started, self.pool, label,
+                            not finished, self.pool_words, depth)
+
+    def _deep_counterexample(self, symbols: list[Symbol], names, worlds: dict[int, tuple[str, dict]],
+                             optimal: bool) -> Counterexample:
+        """The start snapshot, the actions done (depth_do/2) and the action whose verdicts differ; each world
+        replayed by Engine.next and judged by Engine.check (`reproduced`: they agree with the search)."""
+        snap, card_id = self.snapshot_of(symbols, names)
+        enc = Encoding(game=cast(Game, None), names=names, card_id=card_id, player_key=dict(PLAYER_KEYS))
+        members: dict[int, dict[Any, list[str]]] = {}        # step -> set term (symbol_key) -> card ids
+        for s in symbols:
+            if s.name == "depth_member":
+                step, term, card = s.arguments
+                members.setdefault(step.number, {}).setdefault(symbol_key(term), []).append(card_id[card.number])
+        done = sorted((s.arguments[0].number, s.arguments[1]) for s in symbols if s.name == "depth_do")
+        before = tuple(decode_action(enc, a, members.get(step, {})) for step, a in done)
+        pick = next(s.arguments[0] for s in symbols if s.name == "pick")
+        action = decode_action(enc, pick, members.get(len(before), {}))
+        out_worlds = {label: self._deep_world(symbols, snap, before, action, w, readings)
+                      for w, (label, readings) in worlds.items()}
+        reproduced = all([entry.pop("reproduced") for entry in out_worlds.values()])
+        n_cards = sum(1 for s in symbols if s.name == "gen_card")
+        n_events = sum(1 for s in symbols if s.name == "event")
+        return Counterexample(snap, action, n_cards, n_events, out_worlds, reproduced, (), optimal, before)
+
+    def _deep_world(self, symbols: list[Symbol], snap: dict, before: tuple[Action, ...], action: Action, w: int,
+                    readings: dict) -> dict[str, Any]:
+        """One world's verdict in the model, and the engine's: the actions done one by one with Engine.next
+        (each must be permitted), then Engine.check on the last snapshot."""
+        entry = self._world(symbols, None, None, w, readings)      # the model's verdict (no engine call)
+        current = snap
+        try:
+            for act in before:
+                successor = self.engine.next(current, act, readings or None)
+                if successor.snapshot is None:
+                    entry["reproduced"] = False
+                    entry["invalid"] = [f"{act.term()} is forbidden: " + ", ".join(r.rule for r in successor.verdict.reasons)]
+                    return entry
+                current = successor.snapshot
+            v = self.engine.check(current, action, readings or None)
+        except RuntimeError as e:                   # a successor the rules refuse: the search and next disagree
+            entry["invalid"] = [str(e)]
+            entry["reproduced"] = False
+            return entry
+        except InvalidInput as e:
+            entry["invalid"] = [str(p) for p in e.problems]
+            entry["reproduced"] = False
+            return entry
+        permitted, reasons = entry["model"]
+        entry["verdict"] = v
+        entry["reproduced"] = v.permitted == permitted and tuple(sorted(r.rule for r in v.reasons)) == reasons
+        return entry
+
     @staticmethod
     def _core(symbols: list[Symbol]) -> tuple[Symbol, ...]:
         """What makes the readings part in this answer: its diff_core/1 atoms (rules/search/diff.lp:
@@ -505,7 +600,7 @@ class Searcher:
             return None
         return decode_action(enc, pick, members)
 
-    def _world(self, symbols: list[Symbol], snap: dict, action: Action | None, w: int,
+    def _world(self, symbols: list[Symbol], snap: dict | None, action: Action | None, w: int,
                readings: dict) -> dict[str, Any]:
         """One world's verdict in the model, and Engine.check's on the printed snapshot
         (`reproduced`: whether they agree)."""
@@ -513,6 +608,8 @@ class Searcher:
         permitted = "permitted" in verdicts
         reasons = tuple(sorted(r for r in verdicts if r != "permitted"))
         entry: dict[str, Any] = {"readings": dict(readings), "model": (permitted, reasons), "reproduced": True}
+        if snap is None:                        # the model's verdict only (diff --depth replays it itself)
+            return entry
         try:
             if action is None:
                 self.engine.legal(snap)
@@ -541,8 +638,16 @@ class Searcher:
     # ---- the two questions ----------------------------------------------------------
     def diff(self, reading: str, values: tuple[str, str] | None = None, scope: Scope | None = None,
              count: int = 1, timeout: float | None = None,
-             progress: Callable[[str], None] | None = None) -> SearchResult:
-        """Smallest snapshots where some action's verdict differs between two values of a reading."""
+             progress: Callable[[str], None] | None = None, depth: int = 1) -> SearchResult:
+        """Smallest snapshots where some action's verdict differs between two values of a reading.
+
+        depth N > 1: the smallest snapshot and sequence of up to N actions, each before the last permitted
+        under both values, after which the last one's verdicts differ (bounded model checking over the
+        rules of rules/next/: pyrules/steps.py); its scope defaults to DEPTH_SCOPE."""
+        if not 1 <= depth <= MAX_DEPTH:
+            raise InvalidInput(Problem("--depth", f"give a depth from 1 to {MAX_DEPTH}, got {depth}"))
+        if depth > 1 and count != 1:
+            raise InvalidInput(Problem("--count", "with --depth above 1 the search gives one counterexample"))
         readings = self.engine.catalogue.readings
         if reading not in readings:
             raise InvalidInput(Problem("READING", f"unknown reading {reading!r} (known: {', '.join(sorted(readings))})"))
@@ -562,6 +667,9 @@ class Searcher:
         # a reading may name its own card pool (search/readings.lp); a pool chosen with --cards wins
         own = self.reading_cards().get(reading)
         searcher = Searcher(self.engine, own) if own and self.pool == DEFAULT_POOL else self
+        if depth > 1:
+            return searcher._deep_search(scope or DEPTH_SCOPE, depth, facts, timeout, progress, f"diff {reading}",
+                                         worlds)
         return searcher._search(scope or Scope(), WORLD_SEEDS, text, facts, count, timeout, progress,
                                 f"diff {reading}", worlds)
 
@@ -648,6 +756,31 @@ class Searcher:
                                        {1: ("counterexample", {})})
             out.append(PropertyResult(prop, res))
         return out
+
+
+def _optimum(program: Program, deadline: float | None, progress, label: str, started: float):
+    """The optimal model of a grounded program: (its shown atoms or None, finished, proved optimal, its cost),
+    as Program.optimum, with the cost that compares answers of several programs (diff --depth)."""
+    best: list = [None, []]
+    shown = [started]
+
+    def on_model(m) -> None:
+        best[0], best[1] = m.symbols(shown=True), list(m.cost)
+
+    with program.ctl.solve(on_model=on_model, async_=True) as handle:
+        while True:
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                handle.cancel()
+                return best[0], False, False, best[1]
+            if handle.wait(0.25 if remaining is None else min(0.25, remaining)):
+                break
+            now = time.monotonic()
+            if progress is not None and now - started > 1 and now - shown[0] >= 0.5:
+                shown[0] = now
+                progress(f"{label}: searching, {now - started:.1f}s")
+        res = handle.get()
+    return best[0], True, bool(res.exhausted) and best[0] is not None, best[1]
 
 
 _SHOWN = "\n".join(f"#show {p}/{n}." for p, n in [
@@ -757,15 +890,18 @@ def format_counterexample(cx: Counterexample, n: int | None = None) -> str:
     size = f'{cx.cards} card{"s" * (cx.cards != 1)}, {cx.events} event{"s" * (cx.events != 1)}'
     lines = [f"{head} ({size}{', minimal' if cx.optimal else ''})"]
     lines += ["  " + line for line in board_lines(cx.snapshot)]
+    if cx.before:
+        lines.append("  Actions, each permitted under both values:")
+        lines += [f"    {k}. {a.term()}" for k, a in enumerate(cx.before, 1)]
     if cx.action is not None:
-        lines.append(f"  Action: {cx.action.term()}")
+        lines.append(f"  {'Then' if cx.before else 'Action'}: {cx.action.term()}")
         width = max(len(_world_label(w)) for w in cx.worlds.values())
         for w in cx.worlds.values():
             v = w.get("verdict")
             permitted = v.permitted if v else w["model"][0]
             lines.append(f"    {_world_label(w).ljust(width)}  {'PERMITTED' if permitted else 'FORBIDDEN'}")
             lines += [f"      {line}" for r in (v.reasons if v else ()) for line in reason_lines(r)]
-    lines.append("  Reproduced by pyrules check: " + ("yes" if cx.reproduced else "NO (please report: the search "
+    lines.append(f"  Reproduced by pyrules {'next and check' if cx.before else 'check'}: " + ("yes" if cx.reproduced else "NO (please report: the search "
                                                                              "and the engine disagree)"))
     return "\n".join(lines)
 

@@ -69,7 +69,7 @@ LAYERS: list[dict[str, set[str]]] = [
     {"solving and speed": {"solver", "symbols", "prune", "dependencies", "astwalk", "rulebase"}},
     {"codec": {"actions", "encode", "terms", "sentences", "readback"}},
     {"API": {"__init__", "engine", "results"}},
-    {"tools": {"batch", "daskbatch", "search", "supervise", "cases", "lint", "explain", "show", "draw", "render",
+    {"tools": {"batch", "daskbatch", "search", "steps", "supervise", "cases", "lint", "explain", "show", "draw", "render",
                "reference", "play", "mutate"}},
     {"command line": {"cli", "console", "__main__"}},
 ]

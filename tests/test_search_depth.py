@@ -1,0 +1,111 @@
+"""`pyrules diff READING --depth N`: the step rewrite (pyrules/steps.py) and the search over action
+sequences, on a small scope and pool so that it stays quick (docs/counterexamples.md has the times of
+the default scope)."""
+from __future__ import annotations
+
+import clingo.ast as ast
+import pytest
+from click.testing import CliRunner
+
+from pyrules import steps
+from pyrules.cli import main
+from pyrules.errors import InvalidInput
+from pyrules.search import DEPTH_SCOPE, Scope, Searcher
+from pyrules.solver import parse_text
+
+POOL = ("Battle Ox", "Ekibyo Drakmord")       # a monster to Summon, a speed-1 Spell to activate in its window
+SCOPE = DEPTH_SCOPE.with_(events=0)             # no event: the Summon's window can only come from a step
+
+
+def test_stepify_indexes_what_depends_on_the_state():
+    rules = parse_text("q(X) :- p(X), c(X). r(X) :- c(X). s(X) :- q(X), sel(V). #defined p/1.")
+    out, worlds, stepped = steps.stepify(rules, {("sel", 1)}, {("p", 1)})
+    assert stepped == {("p", 1), ("q", 1), ("s", 1)}           # r reads only card data: unindexed
+    assert ("r", 1) not in worlds and ("s", 1) in worlds
+    text = "\n".join(str(s) for s in out)
+    assert "q(W__,S__,X) :- p(W__,S__,X); c(X); world(W__); depth_step(S__)." in text
+    assert "r(X) :- c(X)." in text
+    assert "#defined p/3." in text
+
+
+def test_bridges_join_the_steps():
+    text = steps.bridges({("zone", 3), ("on_chain", 1)}, {("zone", 3)})
+    assert "zone(W,0,X0,X1,X2) :- zone(X0,X1,X2), world(W)." in text
+    assert "zone(W,S+1,X0,X1,X2) :- next(W,S,zone(X0,X1,X2)), depth_step(S+1)." in text
+    assert "on_chain(W,S+1" not in text                          # derived at later steps by diff_depth.lp
+
+
+def test_generator_split():
+    searcher = Searcher()
+    generator = parse_text((searcher.search_dir / "generator.lp").read_text(encoding="utf-8"))
+    rules = [s for s in generator if s.ast_type == ast.ASTType.Rule]
+    state = steps.state_facts(searcher.engine.statements.parsed)
+    kept, stepped = steps.split_generator(generator, state, set())
+    assert len(kept) + len(stepped) == len(generator)
+    kept_text = {str(s) for s in kept}
+    assert "zone(I,P,Z) :- gen_used(I); gen_slot(I,P,Z,_)." in kept_text            # the snapshot: step 0
+    assert not any(str(s).startswith("query(") for s in kept)                     # the actions: every step
+    assert any("invalid(" in str(s) for s in stepped)                             # valid at every step
+    assert rules
+
+
+@pytest.fixture(scope="module")
+def found():
+    return Searcher(pool=POOL).diff("summon_priority", scope=SCOPE, depth=2)
+
+
+def test_depth_two_finds_the_summons_window(found):
+    """summon_priority parts only after a Summon: a Summon, then a speed-1 Spell in its window."""
+    assert len(found.found) == 1 and found.depth == 2
+    cx = found.found[0]
+    assert [a.action for a in cx.before] == ["normal_summon"]
+    assert cx.action is not None and cx.action.action == "activate"
+    permitted = {label: w["verdict"].permitted for label, w in cx.worlds.items()}
+    assert permitted == {"withdrawn": False, "goat": True}
+    assert [r.rule for r in cx.worlds["withdrawn"]["verdict"].reasons] == ["speed_1_needs_open_state"]
+    assert cx.reproduced and cx.events == 0
+
+
+def test_replayed_by_next_and_check(found):
+    """The printed sequence is what next and check answer, independently of the search's own replay."""
+    cx = found.found[0]
+    engine = Searcher(pool=POOL).engine
+    for label, w in cx.worlds.items():
+        snap = cx.snapshot
+        for act in cx.before:
+            nxt = engine.next(snap, act, w["readings"])
+            assert nxt.verdict.permitted and nxt.snapshot is not None
+            snap = nxt.snapshot
+        assert engine.check(snap, cx.action, w["readings"]).permitted == (label == "goat")
+
+
+def test_depth_one_finds_none_there():
+    """The same scope without the step: no snapshot of it parts the readings (the window needs the Summon)."""
+    r = Searcher(pool=POOL).diff("summon_priority", scope=SCOPE)
+    assert r.found == [] and r.exhausted
+
+
+def test_depth_checked():
+    searcher = Searcher(pool=POOL)
+    with pytest.raises(InvalidInput):
+        searcher.diff("summon_priority", depth=4)
+    with pytest.raises(InvalidInput):
+        searcher.diff("summon_priority", depth=2, count=2)
+
+
+def test_cli_depth():
+    args = ["diff", "summon_priority", "--depth", "2", "--cards", ",".join(POOL), "--scope", "events=0"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    assert "Actions, each permitted under both values:\n    1. normal_summon(battle_ox,[])" in r.output
+    assert "Then: activate(ekibyo_drakmord,1,A)" in r.output
+    assert "Reproduced by pyrules next and check: yes" in r.output
+    assert "sequences of up to 2 actions" in r.output
+    assert CliRunner().invoke(main, args + ["--out", "x"]).exit_code == 2
+
+
+def test_json_lists_the_actions_before(found):
+    out = found.to_json()
+    assert [a["action"] for a in out["found"][0]["before"]] == ["normal_summon"]
+    assert out["scope"] == SCOPE.to_json()
+    assert Scope.parse("events=0", DEPTH_SCOPE) == SCOPE
