@@ -101,8 +101,9 @@ def test_the_successor_record_and_its_json(engine):
 
 def test_unresolved_effects_are_warned_of(engine):
     snap = {"snapshot": 1, "turn": 3, "phase": "main1",
-            "players": {"A": {"hand": [{"id": "hole", "card": "Dark Hole"}]}, "B": {}}}
-    r = engine.next(snap, "activate(hole)")
+            "players": {"A": {"hand": [{"id": "hole", "card": "Dark Hole"}]},
+                        "B": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}]}}}
+    r = engine.next(snap, "activate(hole)")             # (Dark Hole needs a monster on the field to destroy)
     r = engine.next(engine.next(r.snapshot, "pass").snapshot, "pass")
     assert r.unresolved == ("hole",) and "hole" in r.warnings()[0]
 
