@@ -286,8 +286,44 @@ def rows_memory(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
     ]
 
 
+NEXT_ACTIONS = ("change_position(am0_{n},defense)", "normal_summon(h3_{n},[])", "declare_attack(am0_{n},bm0_{n})")
+
+
+def rows_turn(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
+    """`next` against the typical `legal()` (Main Phase 1; alternating, one action kind at a time), and a
+    whole duel of Normal Monsters played by `pyrules play`'s loop (decisions a second: one legal
+    and one next each)."""
+    from pyrules.paths import checkout_root
+    from pyrules.play import duel, read_deck
+    n = 20 if q else 300
+    rows = []
+    for action in NEXT_ACTIONS:
+        snaps = [typical(i + 1) for i in range(n + 3)]
+        acted = [dict(s, phase="battle") if "declare_attack" in action else s for s in snaps]
+        for i in range(3):
+            engine.legal(snaps[i]), engine.next(acted[i], action.format(n=i + 1))
+        legal_t, next_t = [], []
+        for i in range(3, n + 3):
+            t = time.perf_counter()
+            engine.legal(snaps[i])
+            legal_t.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            engine.next(acted[i], action.format(n=i + 1))
+            next_t.append(time.perf_counter() - t)
+        ratio = statistics.median(next_t) / statistics.median(legal_t)
+        rows.append((f"next({action.split('(')[0]}) / the typical legal() (alternating; the attack in the Battle Phase)",
+                     f"{ms(statistics.median(next_t))} / {ms(statistics.median(legal_t))}: {ratio:.2f}x", "<= 1.5x"))
+    root = checkout_root()
+    decks = [read_deck(root / d, engine.cards) for d in ("facts/decks/normal_a.txt", "facts/decks/normal_b.yaml")]
+    t = time.perf_counter()
+    steps = sum(1 for s in duel(engine, decks[0], decks[1], seed=3, max_actions=60 if q else 3000) if s.action)
+    rate = steps / (time.perf_counter() - t)
+    rows.append((f"pyrules play, a duel of Normal Monsters (seed 3, {steps} decisions: legal + next each)",
+                 f"{rate:.0f} decisions/s", ""))
+    return rows
+
 SECTIONS = {"latency": rows_latency, "startup": rows_startup, "batch": rows_batch,
-            "growth": rows_growth, "memory": rows_memory}
+            "growth": rows_growth, "memory": rows_memory, "turn": rows_turn}
 
 
 def print_table(rows: list[tuple[str, str, str]], q: bool) -> None:
