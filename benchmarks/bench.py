@@ -235,6 +235,17 @@ def rows_batch(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
     return rows
 
 
+def against_typical(engine: Engine, make, n: int, label: str) -> tuple[str, str, str]:
+    """A board's row against the typical query, alternating: the median of the rounds' ratios (their
+    middle half) and the ratio of the medians (target: under 2x)."""
+    (board, typical_s), (b_rounds, t_rounds) = alternating_blocks(
+        engine, [lambda i: make(i + 1), lambda i: typical(i + 1)], n)
+    ratios = [b / t for b, t in zip(b_rounds, t_rounds)]
+    paired = statistics.median(ratios)
+    low, _, high = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (paired, paired, paired)
+    return (f"{label}: median of the rounds' ratios (their middle half); ratio of the medians",
+            f"{ms(board)} ({paired:.2f}x typical, {low:.2f}-{high:.2f}; {board / typical_s:.2f}x)", "< 2x typical")
+
 def rows_growth(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
     n = 2 if q else 100
     rows = [(f"monsters: {k} a side ({2 * k} in all)",
@@ -244,25 +255,12 @@ def rows_growth(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
     rows += [(f"Extra Deck: {k} Synchro Monsters, 5 face-up materials",
               ms(latency(engine, lambda i, k=k: synchro_board(i + 1, k), n)), "< 20 ms" if k == 15 else "")
              for k in (0, 5, 15)]
-    (board, typical_s), (b_rounds, t_rounds) = alternating_blocks(
-        engine, [lambda i: summons_board(i + 1), lambda i: typical(i + 1)], 10 * n)
-    ratios = [b / t for b, t in zip(b_rounds, t_rounds)]
-    paired = statistics.median(ratios)
-    low, _, high = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (paired, paired, paired)
-    rows.append(("Fusion/Ritual/procedure board (issue 13: 5 monsters, 6 in hand, 10 in the Graveyard, "
-                 "Polymerization, a Ritual Spell, 15 Fusion Monsters): median of the rounds' ratios "
-                 "(their middle half); ratio of the medians",
-                 f"{ms(board)} ({paired:.2f}x typical, {low:.2f}-{high:.2f}; {board / typical_s:.2f}x)",
-                 "< 2x typical"))
-    (st_board, typical_s), (s_rounds, t_rounds) = alternating_blocks(
-        engine, [lambda i: spell_trap_board(i + 1), lambda i: typical(i + 1)], 10 * n)
-    ratios = [b / t for b, t in zip(s_rounds, t_rounds)]
-    paired = statistics.median(ratios)
-    low, _, high = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (paired, paired, paired)
-    rows.append(("activation board (issue 36: ten Spells and Traps in hand and on the field, a three-link "
-                 "chain): median of the rounds' ratios (their middle half); ratio of the medians",
-                 f"{ms(st_board)} ({paired:.2f}x typical, {low:.2f}-{high:.2f}; {st_board / typical_s:.2f}x)",
-                 "< 2x typical"))
+    rows.append(against_typical(engine, summons_board, 10 * n,
+                                "Fusion/Ritual/procedure board (issue 13: 5 monsters, 6 in hand, 10 in the Graveyard, "
+                                "Polymerization, a Ritual Spell, 15 Fusion Monsters)"))
+    rows.append(against_typical(engine, spell_trap_board, 10 * n,
+                                "activation board (issue 36: ten Spells and Traps in hand and on the field, "
+                                "a three-link chain)"))
     return rows
 
 
