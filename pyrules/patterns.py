@@ -121,7 +121,10 @@ TOPICS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for nam
     # a Summon or Set that may not, must or may only happen (this card's, or a player's)
     "Summons": [r"\b(?:cannot|can't|can ?not|must|only|unless|neither player can|instead)\b.*\b(?:summon|set)(?:ed|s)?\b",
                 r"\bsummon(?:ed)?\b.*\b(?:cannot|only|unless)\b",
-                r"\bzones?\b.*\bcannot be used\b"],     # a Monster Zone no Summon can use
+                r"\bzones?\b.*\bcannot be used\b",      # a Monster Zone no Summon can use
+                # limits that forbid Summons without saying "Summon": what a player may control or have on the field
+                # ("Rivalry of Warlords": 1 Type of monster; "Spatial Collapse": 5 cards)
+                r"\b(?:can|may) only control\b", r"\b(?:can|may) (?:only )?have on the field\b"],
     "Tributes": [r"\btribut\w*\b.*\b(?:cannot|only|must|twice|2 tributes|two tributes|1 tribute|one tribute)\b",
                  r"\b(?:cannot|must|only|instead)\b.*\btribut",
                  r"\bas 2 tributes\b|\bwith 1 tribute\b|\bwithout tribut"],

@@ -94,6 +94,8 @@ def test_cdb_flags_and_aliases(tmp_path):
     assert res.skipped_unsupported == ["Some Xyz: xyz frame"]
     # the overlay adds what no database holds
     assert cards["The Legendary Fisherman"]["effects"] == [{"effect": "cannot_be_attack_target",
+                                                            "while": {"face_up_card": "Umi"}},
+                                                           {"effect": "unaffected_by_spells",
                                                             "while": {"face_up_card": "Umi"}}]
     # (the overlay's entries, as curated: the revival restriction among them)
     assert cards["Dark Necrofear"]["effects"] == load_overlay()["Dark Necrofear"]["effects"]
