@@ -238,7 +238,7 @@ def _legal(v: Any, path: str) -> list[Problem]:
 # next: what each key of a step's `expect` reads in the successor snapshot (docs/ruling-cases.md)
 NEXT_FIELDS = ("zones", "positions", "faces", "life", "deck", "events", "phase", "battle_step", "turn",
                "turn_player", "priority", "window", "passed", "attack", "chain", "winner", "moving_to",
-               "unresolved", "unmodelled")
+               "unresolved", "unmodelled", "effects")
 STEP_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
                                  "readings": _or_null(_words), "expect": _mapping}
 
@@ -480,13 +480,15 @@ def _side_value(snap: dict, key: str, player: str, default: int) -> Any:
     return ((snap.get("players") or {}).get(player) or {}).get(key, default)
 
 
-_WHO_DEFAULTS = {"window": "open", "passed": False, "attack": None, "chain": [], "winner": None, "moving_to": None}
+_WHO_DEFAULTS = {"window": "open", "passed": False, "attack": None, "chain": [], "winner": None, "moving_to": None,
+                 "effects": []}
 
 
 def successor_mismatches(before: dict, r, expect: dict) -> list[str]:
     """What of `expect` the successor r (Engine.next) does not show: zones (id -> "P.zone"), positions and
     faces (id -> word), life and deck (player -> number), events (the ones this step appended, in full),
-    the top-level keys (absent: their defaults; priority: the turn player), unresolved and unmodelled ids."""
+    the top-level keys (absent: their defaults; priority: the turn player; effects: the applied effects in full),
+    unresolved and unmodelled ids."""
     after = r.snapshot
     places = _places(after)
     got: dict[str, Any] = {

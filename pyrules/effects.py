@@ -12,6 +12,7 @@ Facts (documented in rules/input.lp):
   effect_to(C, X, F)                   a filter of a continuous entry (side(S), level_min(N), ...)
   effect_while(C, X, W)                a condition of a printed or continuous entry
   applied(K, E), applied_card(K, I), applied_player(K, P)   snapshot entry K
+  applied_until(K, U)                  when snapshot entry K ends (its `until`: APPLIED_UNTIL)
 """
 from __future__ import annotations
 
@@ -160,12 +161,21 @@ def _arg_schema(a: Arg) -> dict[str, Any]:
     return {**type_schema(a.type), "description": a.meaning}
 
 
+APPLIED_UNTIL = {"end_of_turn": "the end of the turn (\"this turn\", \"until the end of this turn\")",
+                 "end_phase": "the start of the End Phase (\"until the End Phase\")"}
+"""The values of an applied entry's `until` (CONTRACT 6, extended: issue 37): when the effect ends."""
+
+
 def _common(voc: Vocabulary, applied: bool) -> dict[str, Any]:
     if applied:
         return {"cards": {"type": "array", "items": {"type": "string", "minLength": 1},
                           "description": "ids of the monsters on the field it applies to"},
                 "player": {"type": "string", "description": "the player it applies to"},
-                "source": {"type": "string", "description": "the card the effect came from"}}
+                "source": {"type": "string", "description": "the card the effect came from"},
+                "until": {"enum": list(APPLIED_UNTIL),
+                          "description": "when it ends (pyrules next drops it then): " +
+                                         "; ".join(f"{k}: {v}" for k, v in APPLIED_UNTIL.items()) +
+                                         " (without it: while it stays on its cards, or on its player)"}}
     return {"to": {"type": "object", "additionalProperties": False,
                    "description": "continuous: which cards (or players) it applies to; without it, printed",
                    "properties": {n: _arg_schema(a) for n, a in voc.filters.items()}},

@@ -438,6 +438,8 @@ def _encode_applied(enc: Encoding, k: int, eff: dict) -> None:
     out += [F("applied_card", k, enc.card(ident)) for ident in eff.get("cards") or ()]
     if "player" in eff:
         out.append(F("applied_player", k, enc.player(eff["player"])))
+    if "until" in eff:
+        out.append(F("applied_until", k, eff["until"]))
 
 
 def _encode_attack(enc: Encoding, a: dict) -> None:

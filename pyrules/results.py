@@ -174,7 +174,8 @@ class Successor(Record):
     contract's format, valid input to every command) when the action is permitted, else None and
     the verdict's reasons.  `unmodelled`: the cards in battle whose battle text no effect models;
     `unresolved`: the ids of the cards whose effect resolved without being applied (the vocabulary
-    does not model what it does)."""
+    does not model what it does), or whose activation left a cost unpaid (a discard or Tribute with a
+    choice of cards the action does not name)."""
     verdict: Verdict
     snapshot: dict | None = None
     unmodelled: tuple[Unmodelled, ...] = ()
@@ -194,8 +195,8 @@ class Successor(Record):
     def warnings(self) -> list[str]:
         """One sentence per card in battle whose battle text is not modelled, and per effect left unresolved."""
         return ([sentences.unmodelled_sentence(u) for u in self.unmodelled] +
-                [f"the effect of {c} resolved without being applied: what it does is not modelled (CONTRACT 11)"
-                 for c in self.unresolved])
+                [f"{c} was not applied in full: what its effect does on resolving, or a cost whose cards the action "
+                 "does not name, is not modelled (CONTRACT 11)" for c in self.unresolved])
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.verdict.action.to_json(), "permitted": self.permitted}

@@ -13,8 +13,10 @@ from pyrules.errors import InvalidInput
 from pyrules.search import DEPTH_SCOPE, Scope, Searcher
 from pyrules.solver import parse_text
 
-POOL = ("Battle Ox", "Ekibyo Drakmord")       # a monster to Summon, a speed-1 Spell to activate in its window
-SCOPE = DEPTH_SCOPE.with_(events=0)             # no event: the Summon's window can only come from a step
+POOL = ("Penguin Soldier",)                   # a Flip monster whose optional trigger misses the timing
+SCOPE = DEPTH_SCOPE.with_(events=1)             # one event: what follows the Flip Summon can only come from a step
+# (summon_priority's "a Summon, then a speed-1 Spell in its window" is now four actions from an empty turn: a Summon
+# is first performed, in the window where only its negation answers, and both players pass before it succeeds)
 
 
 def test_stepify_indexes_what_depends_on_the_state():
@@ -51,19 +53,19 @@ def test_generator_split():
 
 @pytest.fixture(scope="module")
 def found():
-    return Searcher(pool=POOL).diff("summon_priority", scope=SCOPE, depth=2)
+    return Searcher(pool=POOL).diff("missing_timing", scope=SCOPE, depth=2)
 
 
-def test_depth_two_finds_the_summons_window(found):
-    """summon_priority parts only after a Summon: a Summon, then a speed-1 Spell in its window."""
+def test_depth_two_finds_the_missed_timing(found):
+    """missing_timing parts only once something follows the Flip Summon: an attack, then the Flip effect."""
     assert len(found.found) == 1 and found.depth == 2
     cx = found.found[0]
-    assert [a.action for a in cx.before] == ["normal_summon"]
+    assert [a.action for a in cx.before] == ["declare_attack"]
     assert cx.action is not None and cx.action.action == "activate"
     permitted = {label: w["verdict"].permitted for label, w in cx.worlds.items()}
-    assert permitted == {"withdrawn": False, "goat": True}
-    assert [r.rule for r in cx.worlds["withdrawn"]["verdict"].reasons] == ["speed_1_needs_open_state"]
-    assert cx.reproduced and cx.events == 0
+    assert permitted == {"by_wording": True, "all_optional": False}
+    assert [r.rule for r in cx.worlds["all_optional"]["verdict"].reasons] == ["missed_the_timing"]
+    assert cx.reproduced and cx.events == 1
 
 
 def test_replayed_by_next_and_check(found):
@@ -76,12 +78,13 @@ def test_replayed_by_next_and_check(found):
             nxt = engine.next(snap, act, w["readings"])
             assert nxt.verdict.permitted and nxt.snapshot is not None
             snap = nxt.snapshot
-        assert engine.check(snap, cx.action, w["readings"]).permitted == (label == "goat")
+        assert engine.check(snap, cx.action, w["readings"]).permitted == (label == "by_wording")
 
 
 def test_depth_one_finds_none_there():
-    """The same scope without the step: no snapshot of it parts the readings (the window needs the Summon)."""
-    r = Searcher(pool=POOL).diff("summon_priority", scope=SCOPE)
+    """The same scope without the step: no snapshot of it parts the readings (the timing is missed only once an
+    event follows the Flip Summon, a second event)."""
+    r = Searcher(pool=POOL).diff("missing_timing", scope=SCOPE)
     assert r.found == [] and r.exhausted
 
 
@@ -94,11 +97,11 @@ def test_depth_checked():
 
 
 def test_cli_depth():
-    args = ["diff", "summon_priority", "--depth", "2", "--cards", ",".join(POOL), "--scope", "events=0"]
+    args = ["diff", "missing_timing", "--depth", "2", "--cards", ",".join(POOL), "--scope", "events=1"]
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 0, r.output
-    assert "Actions, each permitted under both values:\n    1. normal_summon(battle_ox,[])" in r.output
-    assert "Then: activate(ekibyo_drakmord,1,A)" in r.output
+    assert "Actions, each permitted under both values:\n    1. declare_attack(penguin_soldier,direct)" in r.output
+    assert "Then: activate(penguin_soldier,1,A)" in r.output
     assert "Reproduced by pyrules next and check: yes" in r.output
     assert "sequences of up to 2 actions" in r.output
     assert CliRunner().invoke(main, args + ["--out", "x"]).exit_code == 2
@@ -106,6 +109,6 @@ def test_cli_depth():
 
 def test_json_lists_the_actions_before(found):
     out = found.to_json()
-    assert [a["action"] for a in out["found"][0]["before"]] == ["normal_summon"]
+    assert [a["action"] for a in out["found"][0]["before"]] == ["declare_attack"]
     assert out["scope"] == SCOPE.to_json()
-    assert Scope.parse("events=0", DEPTH_SCOPE) == SCOPE
+    assert Scope.parse("events=1", DEPTH_SCOPE) == SCOPE
