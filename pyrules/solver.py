@@ -317,6 +317,14 @@ class Program:
         with CLINGO_LOCK, self._failing():
             self.ctl.ground([(part, [])])
 
+    def bound_below(self, cost: Sequence[int]) -> None:
+        """Have the next solve look only for answers whose cost (a model's cost, highest priority first) is
+        lexicographically below `cost`: clingo's optimisation bound, which admits a cost equal to it, one less at
+        the lowest priority (the costs are whole numbers)."""
+        if cost:
+            bound = [*cost[:-1], cost[-1] - 1]
+            self.ctl.configuration.solve.opt_mode = "opt," + ",".join(str(c) for c in bound)
+
     def optimum(self, deadline: float | None = None,
                 tick: Callable[[bool], None] | None = None) -> tuple[Sequence[Symbol] | None, bool, bool]:
         """Solve for the optimal model: (its shown atoms or None, finished, proved optimal).

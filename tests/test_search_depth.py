@@ -29,10 +29,30 @@ def test_stepify_indexes_what_depends_on_the_state():
 
 
 def test_bridges_join_the_steps():
-    text = steps.bridges({("zone", 3), ("on_chain", 1)}, {("zone", 3)})
+    text = steps.bridges({("zone", 3), ("on_chain", 1)}, {("zone", 3)}, 2)
     assert "zone(W,0,X0,X1,X2) :- zone(X0,X1,X2), world(W)." in text
-    assert "zone(W,S+1,X0,X1,X2) :- next(W,S,zone(X0,X1,X2)), depth_step(S+1)." in text
-    assert "on_chain(W,S+1" not in text                          # derived at later steps by diff_depth.lp
+    assert "zone(W,1,X0,X1,X2) :- next(W,0,zone(X0,X1,X2))." in text
+    assert "zone(W,2,X0,X1,X2) :- next(W,1,zone(X0,X1,X2))." in text
+    assert "zone(W,3," not in text                               # no step after the last
+    assert "on_chain(W,1" not in text                            # derived at later steps by diff_depth.lp
+    assert "next(" not in steps.bridges({("zone", 3)}, {("zone", 3)}, 0)
+
+
+def test_unrolled_writes_a_statement_per_step():
+    """A statement naming the step variable is written once per step, the step a number (strings untouched)."""
+    texts = ['p(W__,S__,X) :- q(W__,S__,X); r(X); depth_step(S__).', 'r(1).', 's(S__,"S__ S__") :- depth_step(S__).']
+    out = steps.unrolled(texts, 1)
+    assert out == ['p(W__,0,X) :- q(W__,0,X); r(X); depth_step(0).', 'p(W__,1,X) :- q(W__,1,X); r(X); depth_step(1).',
+                   'r(1).', 's(0,"S__ S__") :- depth_step(0).', 's(1,"S__ S__") :- depth_step(1).']
+    assert steps.unrolled(texts, 0) == [out[0], 'r(1).', out[3]]
+
+
+def test_projected_gives_anonymous_variables_back():
+    """A variable used once, in a positive atom of an indexed predicate, is `_` again; elsewhere it stays."""
+    rules = parse_text("s(W,S,N) :- q(W,S,Any1), g(W,S,N,Any2), c(Any3). t(X) :- q(1,2,X), not g(1,2,X,Y), c(Y).")
+    out = [str(s) for s in steps.projected(rules, {("q", 3), ("g", 4)})]
+    assert "s(W,S,N) :- q(W,S,_); g(W,S,N,_); c(Any3)." in out                 # c/1: a card fact, left named
+    assert "t(X) :- q(1,2,X); not g(1,2,X,Y); c(Y)." in out                    # no variable used once
 
 
 def test_generator_split():
