@@ -476,7 +476,7 @@ class Searcher:
             snapshot_part, stepped_part = steps.split_generator(parse_text(generator.read_text(encoding="utf-8")),
                                                                 state, heads)
             stms, worlds, stepped = steps.stepify(base + stepped_part, WORLD_SEEDS, state | steps.FOCUS)
-            stms = steps.projected(stms, worlds | stepped)
+            stms = steps.projected(stms, steps.rewritten(worlds, stepped))
             return {"texts": [str(s) for s in stms + snapshot_part], "state": sorted(state),
                     "targets": sorted(steps.next_targets(base))}
 

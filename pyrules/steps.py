@@ -146,31 +146,35 @@ class _Anonymous(ast.Transformer):
         return ast.Variable(node.location, "_") if node.name in self.names else node
 
 
+def _indexed_atom(lit: Any, indexed: set[Sig]) -> bool:
+    """Whether a body literal is a positive atom of an indexed predicate."""
+    if not (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+            and lit.atom.ast_type == ast.ASTType.SymbolicAtom):
+        return False
+    found = term_atoms(lit.atom.symbol)
+    return len(found) == 1 and found[0][0] in indexed
+
+
 def projected(statements: Iterable[Any], indexed: set[Sig]) -> list:
     """The statements, with each variable that occurs once in a rule, in a positive body atom of an indexed
-    predicate, anonymous again: clingo projects such an atom through a predicate of its own, matched once per
-    value of the other arguments (astwalk.name_anonymous names them, which is faster where the atoms are
-    facts, as in a query; in the search they are not)."""
+    predicate (`indexed`: their signatures as rewritten), in a rule with two or more of them, anonymous again:
+    clingo projects such an atom through a predicate of its own, matched once per value of the other
+    arguments rather than once per atom (astwalk.name_anonymous names them, which is faster where the atoms
+    are facts, as in a query; in the search they are not).  A rule with one such atom is left alone: it
+    is matched once per atom either way."""
     out = []
     for s in statements:
-        if s.ast_type != ast.ASTType.Rule:
+        body = list(s.body) if s.ast_type == ast.ASTType.Rule else []
+        atoms = [i for i, lit in enumerate(body) if _indexed_atom(lit, indexed)]
+        if len(atoms) < 2:
             out.append(s)
             continue
         counts = variable_counts(s)
-        body = list(s.body)
-        changed = False
-        for i, lit in enumerate(body):
-            if not (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
-                    and lit.atom.ast_type == ast.ASTType.SymbolicAtom):
-                continue
-            found = term_atoms(lit.atom.symbol)
-            if len(found) != 1 or found[0][0] not in indexed:
-                continue
-            once = {v for v in variable_counts(lit) if counts.get(v) == 1 and v != "_"}
+        for i in atoms:
+            once = {v for v in variable_counts(body[i]) if counts.get(v) == 1 and v != "_"}
             if once:
-                body[i] = _Anonymous(once)(lit)
-                changed = True
-        out.append(s.update(body=body) if changed else s)
+                body[i] = _Anonymous(once)(body[i])
+        out.append(s.update(body=body))
     return out
 
 
@@ -190,6 +194,11 @@ def unrolled(texts: Iterable[str], last: int) -> list[str]:
         for k in range(last + 1):
             out.append("".join(p if i % 2 else _STEP.sub(str(k), p) for i, p in enumerate(parts)))
     return out
+
+
+def rewritten(worlds: set[Sig], steps: set[Sig]) -> set[Sig]:
+    """The signatures of the indexed predicates as stepify writes them (a world and a step argument added)."""
+    return {(name, n + ((name, n) in worlds) + ((name, n) in steps)) for name, n in worlds | steps}
 
 
 def _atom(name: str, args: list[str]) -> str:

@@ -11,7 +11,7 @@ from pyrules import steps
 from pyrules.cli import main
 from pyrules.errors import InvalidInput
 from pyrules.search import DEPTH_SCOPE, Scope, Searcher
-from pyrules.solver import parse_text
+from pyrules.solver import Program, parse_text
 
 POOL = ("Battle Ox", "Ekibyo Drakmord")       # a monster to Summon, a speed-1 Spell to activate in its window
 SCOPE = DEPTH_SCOPE.with_(events=0)             # no event: the Summon's window can only come from a step
@@ -49,10 +49,12 @@ def test_unrolled_writes_a_statement_per_step():
 
 def test_projected_gives_anonymous_variables_back():
     """A variable used once, in a positive atom of an indexed predicate, is `_` again; elsewhere it stays."""
-    rules = parse_text("s(W,S,N) :- q(W,S,Any1), g(W,S,N,Any2), c(Any3). t(X) :- q(1,2,X), not g(1,2,X,Y), c(Y).")
+    rules = parse_text("s(W,S,N) :- q(W,S,Any1), g(W,S,N,Any2), c(Any3). t(X) :- q(1,2,X), not g(1,2,X,Y), c(Y)."
+                       "u(A) :- q(A,1,Any1), c(A).")
     out = [str(s) for s in steps.projected(rules, {("q", 3), ("g", 4)})]
     assert "s(W,S,N) :- q(W,S,_); g(W,S,N,_); c(Any3)." in out                 # c/1: a card fact, left named
-    assert "t(X) :- q(1,2,X); not g(1,2,X,Y); c(Y)." in out                    # no variable used once
+    assert "t(X) :- q(1,2,X); not g(1,2,X,Y); c(Y)." in out                    # one positive indexed atom
+    assert "u(A) :- q(A,1,Any1); c(A)." in out                                 # the same: a projection already
 
 
 def test_generator_split():
@@ -129,3 +131,27 @@ def test_json_lists_the_actions_before(found):
     assert [a["action"] for a in out["found"][0]["before"]] == ["normal_summon"]
     assert out["scope"] == SCOPE.to_json()
     assert Scope.parse("events=0", DEPTH_SCOPE) == SCOPE
+
+
+ALL = [("a", [2, 5]), ("b", [1, 9]), ("c", [2, 3]), ("d", [1, 0])]
+
+
+@pytest.mark.parametrize("best, below", [
+    ([2, 9], "bcd"),        # the last priority one less: [2, 8] and below
+    ([2, 3], "bd"),         # [2, 3] itself is not below it
+    ([1, 1], "d"),
+    ([2, 0], "bd"),         # a last priority at 0: the one before one less, the last free
+    ([1, 0], ""),
+    ([0, 0], "abcd"),       # nothing is below all 0: no bound
+])
+def test_bound_below_asks_only_for_smaller_answers(best, below):
+    """Each depth after the first asks only for answers strictly below the best one yet (clingo's bound)."""
+    program = Program()
+    program.add("1 { a; b; c; d } 1. #minimize { 2@2: a; 1@2: b; 2@2: c; 1@2: d }. "
+                "#minimize { 5@1: a; 9@1: b; 3@1: c; 0@1: d }.")
+    program.ground()
+    program.bound_below(best)
+    models: list = []
+    program.ctl.solve(on_model=lambda m: models.append((str(m), list(m.cost))))
+    assert all(m in ALL and m[0] in below for m in models)
+    assert models[-1:] == ([("d", [1, 0])] if below else [])       # the optimum, when one is below
