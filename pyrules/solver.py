@@ -328,7 +328,9 @@ class Program:
         if last is None or any(c < 0 for c in cost):
             return
         bound = [*cost[:last], cost[last] - 1] + [UNBOUNDED] * (len(cost) - last - 1)
-        self.ctl.configuration.solve.opt_mode = "opt," + ",".join(str(c) for c in bound)
+        solve = self.ctl.configuration.solve
+        assert isinstance(solve, clingo.Configuration)
+        solve.opt_mode = "opt," + ",".join(str(c) for c in bound)
 
     def optimum(self, deadline: float | None = None,
                 tick: Callable[[bool], None] | None = None) -> tuple[Sequence[Symbol] | None, bool, bool]:
