@@ -14,7 +14,7 @@ issue 13 (benchmarks/summons_board.yaml) against the typical query (alternating 
 each: with 200 the ratio moved by 0.4 from run to run on this machine; the median of the ratios within each
 round of two blocks, which drifts slower than a round do not move, and the ratio of the medians); peak memory
 and memory after many
-queries with unique card ids.  Times are medians unless the row says otherwise.
+queries with unique card ids; `diff READING --depth 2` and `--depth 3` for each shipped reading.  Times are medians unless the row says otherwise.
 """
 from __future__ import annotations
 
@@ -320,8 +320,29 @@ def rows_turn(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
                  f"{rate:.0f} decisions/s", ""))
     return rows
 
+def rows_search(engine: Engine, q: bool) -> list[tuple[str, str, str]]:
+    """`pyrules diff READING --depth N` for each shipped reading (its default depth scope and pool), as the command
+    runs it: the search's own time, the step rewrite read from the cache folder (made once per rules version)
+    and the replay by next and check included.  --quick: one reading at depth 2."""
+    from pyrules.search import Searcher
+    readings = ["summon_priority"] if q else sorted(engine.catalogue.readings)
+    rows = []
+    for depth, target in ((2, "< 10 s"), (3, "< 60 s")):
+        if q and depth > 2:
+            break
+        for reading in readings:
+            r = Searcher(engine).diff(reading, depth=depth)
+            cx = r.found[0] if r.found else None
+            found = ("none found" if cx is None else
+                     f"{len(cx.before) + 1} action{'s' if cx.before else ''}, "
+                     f"{'reproduced' if cx.reproduced else 'NOT reproduced'}")
+            rows.append((f"diff {reading} --depth {depth} (the depth scope and pool; rewrite cached)",
+                         f"{r.seconds:.1f} s ({found})", target))
+    return rows
+
+
 SECTIONS = {"latency": rows_latency, "startup": rows_startup, "batch": rows_batch,
-            "growth": rows_growth, "memory": rows_memory, "turn": rows_turn}
+            "growth": rows_growth, "memory": rows_memory, "turn": rows_turn, "search": rows_search}
 
 
 def print_table(rows: list[tuple[str, str, str]], q: bool) -> None:

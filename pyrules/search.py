@@ -33,7 +33,7 @@ import clingo.ast as ast
 from clingo import Function, Number, Symbol, SymbolType
 
 from .actions import TERM_SIGNATURES, Action
-from . import steps
+from . import cache, steps
 from .astwalk import AtomRewriter, head_body, with_first_argument
 from .effects import applied_term, generated_entries
 from .encode import Encoding, card_facts, const, term_symbol
@@ -463,37 +463,57 @@ class Searcher:
                             self.pool_words)
 
     # ---- several actions (diff --depth) -------------------------------------------------
-    def _deep_rules(self) -> tuple[list, str]:
-        """The rules and the generator rewritten by steps (pyrules/steps.py), and the rules joining the
-        steps: made once per Engine."""
-        def make(rules: list) -> tuple[list, str]:
-            base = without_show(rules) + list(self.engine.card_part.parsed)
-            generator = parse_text((self.search_dir / "generator.lp").read_text(encoding="utf-8"))
+    def _deep_rules(self) -> tuple[list[str], set[steps.Sig], set[steps.Sig]]:
+        """The rules and the generator rewritten by steps (pyrules/steps.py), as clingo's texts, with the state facts
+        and the facts a successor gives (for the rules joining the steps): made once per rules version and kept
+        in the cache folder (pyrules/cache.py: a new key when a rule file, the generator or pyrules changes)."""
+        generator = self.search_dir / "generator.lp"
+
+        def rewrite() -> dict[str, Any]:
+            base = without_show(self.engine.statements.parsed) + list(self.engine.card_part.parsed)
             state = steps.state_facts(base)
             heads = {sig for s in base if s.ast_type == ast.ASTType.Rule for sig, _ in head_body(s)[0]}
-            snapshot_part, stepped_part = steps.split_generator(generator, state, heads)
-            stms, _, _ = steps.stepify(base + stepped_part, WORLD_SEEDS, state | steps.FOCUS)
-            return stms + snapshot_part, steps.bridges(state, steps.next_targets(base))
+            snapshot_part, stepped_part = steps.split_generator(parse_text(generator.read_text(encoding="utf-8")),
+                                                                state, heads)
+            stms, worlds, stepped = steps.stepify(base + stepped_part, WORLD_SEEDS, state | steps.FOCUS)
+            stms = steps.projected(stms, steps.rewritten(worlds, stepped))
+            return {"texts": [str(s) for s in stms + snapshot_part], "state": sorted(state),
+                    "targets": sorted(steps.next_targets(base))}
+
+        def read(got: Any) -> tuple[list[str], set[steps.Sig], set[steps.Sig]]:
+            texts, state, targets = got["texts"], got["state"], got["targets"]
+            if not all(isinstance(t, str) for t in texts):
+                raise TypeError("texts")
+            return texts, {(n, a) for n, a in state}, {(n, a) for n, a in targets}
+
+        def make(_: list) -> tuple[list[str], set[steps.Sig], set[steps.Sig]]:
+            k = cache.key([*self.engine.files, generator], "search-steps")
+            return read(cache.cached("search-steps", k, rewrite, from_json=lambda v: v))
         return self.engine.prepared("search-steps", make, pruned=False)
 
     def _deep_search(self, scope: Scope, depth: int, extra_facts: list[Symbol], timeout: float | None, progress,
                      label: str, worlds: dict[int, tuple[str, dict]]) -> SearchResult:
         """Sequences of 1 to `depth` actions (iterative deepening): the smallest start snapshot (the
-        generator's #minimize) wins, and among equal ones the shortest sequence."""
+        generator's #minimize) wins, and among equal ones the shortest sequence.  So each depth after the
+        first asks only for an answer strictly smaller than the best one yet (clingo's optimisation bound),
+        which is all it could add."""
         started = time.monotonic()
         deadline = None if timeout is None else started + timeout
-        stms, joins = self._deep_rules()
-        text = (self.search_dir / "diff_depth.lp").read_text(encoding="utf-8") + "\n" + joins
+        texts, state, targets = self._deep_rules()
+        own = [str(s) for s in parse_text((self.search_dir / "diff_depth.lp").read_text(encoding="utf-8"))]
         best: tuple[list[int], list[Symbol], bool, Any] | None = None
         finished = True
         for d in range(1, depth + 1):
             names = self.engine.names.scope()
-            program = Program(stms)
-            program.add(text + "\n#show.\n" + _SHOWN)
+            program = Program()
+            program.add("\n".join(steps.unrolled([*texts, *own], d - 1)) + "\n" + steps.bridges(state, targets, d - 1)
+                        + "\n#show.\n" + _SHOWN)
             facts, guarded = self._facts(scope, names)
             program.add_facts(facts + extra_facts + [Function("depth_last", [Number(d - 1)])])
             program.add_guarded(guarded)
             program.ground()
+            if best is not None:
+                program.bound_below(best[0])
             symbols, done, optimal, cost = _optimum(program, deadline, progress, f"{label} --depth {d}", started)
             finished = finished and done
             if symbols is not None and (best is None or cost < best[0]):

@@ -30,6 +30,7 @@ from .prune import Pruner
 from .symbols import CLINGO_LOCK, add_facts, add_statements, name_args, symbol_key
 
 CLINGO_ARGS = ["--warn=none"]
+UNBOUNDED = 2 ** 63 - 1          # the largest optimisation bound clingo reads (no bound at that priority)
 _HOLDERS: weakref.WeakSet = weakref.WeakSet()   # objects holding parsed statements (forget_parsed())
 
 
@@ -316,6 +317,20 @@ class Program:
     def ground(self, part: str = "base") -> None:
         with CLINGO_LOCK, self._failing():
             self.ctl.ground([(part, [])])
+
+    def bound_below(self, cost: Sequence[int]) -> None:
+        """Have the next solve look only for answers whose cost (a model's cost, highest priority first) is
+        lexicographically below `cost`, through clingo's optimisation bound (which admits the bound itself):
+        the last priority above 0 one less, every later one unbounded.  clingo refuses every answer when a
+        priority's bound is below 0, so a cost that is not all whole numbers above or at 0, or all 0 (no cost
+        of such weights is below it), sets no bound."""
+        last = max((i for i, c in enumerate(cost) if c > 0), default=None)
+        if last is None or any(c < 0 for c in cost):
+            return
+        bound = [*cost[:last], cost[last] - 1] + [UNBOUNDED] * (len(cost) - last - 1)
+        solve = self.ctl.configuration.solve
+        assert isinstance(solve, clingo.Configuration)
+        solve.opt_mode = "opt," + ",".join(str(c) for c in bound)
 
     def optimum(self, deadline: float | None = None,
                 tick: Callable[[bool], None] | None = None) -> tuple[Sequence[Symbol] | None, bool, bool]:

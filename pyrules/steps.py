@@ -11,14 +11,23 @@ What never changes (a card's printed data, the readings' catalogue) stays as it 
 
 `bridges` writes the rules that join the steps: the generated snapshot (the generator's facts,
 unindexed) is step 0 of both worlds, and next(W,S,F) is F at step S+1 in world W.
+
+How it grounds (docs/counterexamples.md, "Several actions"): `unrolled` writes each statement that mentions
+the step variable once per step, with the step as a number.  gringo orders its work by which atoms may
+match which (a rule at step 1 reads step 0 and no later step), so the steps ground one after the other and
+each step's `not` is decided where the steps before it decide it, as in a query; with the step as a variable
+every step would sit in one recursive component, and gringo would keep every negative literal of it
+undecided.  `projected` gives back to clingo the anonymous variables of the indexed atoms: a step's atoms
+are choices, not facts, so `query(W,S,_)` is matched once rather than once per query.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 import clingo.ast as ast
 
-from .astwalk import AtomRewriter, Sig, head_body, signatures, with_first_argument
+from .astwalk import AtomRewriter, Sig, head_body, signatures, term_atoms, variable_counts, with_first_argument
 
 WORLD_VAR, STEP_VAR = "W__", "S__"
 WORLD_DOMAIN, STEP_DOMAIN = "world", "depth_step"
@@ -127,19 +136,85 @@ def stepify(statements: list, world_seeds: set[Sig], step_seeds: set[Sig]) -> tu
     return out, worlds, steps
 
 
+class _Anonymous(ast.Transformer):
+    """Names the given variables `_` again."""
+
+    def __init__(self, names: set[str]):
+        self.names = names
+
+    def visit_Variable(self, node: Any) -> Any:
+        return ast.Variable(node.location, "_") if node.name in self.names else node
+
+
+def _indexed_atom(lit: Any, indexed: set[Sig]) -> bool:
+    """Whether a body literal is a positive atom of an indexed predicate."""
+    if not (lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+            and lit.atom.ast_type == ast.ASTType.SymbolicAtom):
+        return False
+    found = term_atoms(lit.atom.symbol)
+    return len(found) == 1 and found[0][0] in indexed
+
+
+def projected(statements: Iterable[Any], indexed: set[Sig]) -> list:
+    """The statements, with each variable that occurs once in a rule, in a positive body atom of an indexed
+    predicate (`indexed`: their signatures as rewritten), in a rule with two or more of them, anonymous again:
+    clingo projects such an atom through a predicate of its own, matched once per value of the other
+    arguments rather than once per atom (astwalk.name_anonymous names them, which is faster where the atoms
+    are facts, as in a query; in the search they are not).  A rule with one such atom is left alone: it
+    is matched once per atom either way."""
+    out = []
+    for s in statements:
+        body = list(s.body) if s.ast_type == ast.ASTType.Rule else []
+        atoms = [i for i, lit in enumerate(body) if _indexed_atom(lit, indexed)]
+        if len(atoms) < 2:
+            out.append(s)
+            continue
+        counts = variable_counts(s)
+        for i in atoms:
+            once = {v for v in variable_counts(body[i]) if counts.get(v) == 1 and v != "_"}
+            if once:
+                body[i] = _Anonymous(once)(body[i])
+        out.append(s.update(body=body))
+    return out
+
+
+_STRING = re.compile(r'("(?:[^"\\]|\\.)*")')
+_STEP = re.compile(r"\b" + STEP_VAR + r"\b")
+
+
+def unrolled(texts: Iterable[str], last: int) -> list[str]:
+    """The statements (clingo's texts) for the steps 0 to `last`: each one that mentions the step variable S__
+    written once per step with the step as a number (outside string constants), the others once."""
+    out = []
+    for text in texts:
+        parts = _STRING.split(text)
+        if not any(_STEP.search(p) for p in parts[::2]):
+            out.append(text)
+            continue
+        for k in range(last + 1):
+            out.append("".join(p if i % 2 else _STEP.sub(str(k), p) for i, p in enumerate(parts)))
+    return out
+
+
+def rewritten(worlds: set[Sig], steps: set[Sig]) -> set[Sig]:
+    """The signatures of the indexed predicates as stepify writes them (a world and a step argument added)."""
+    return {(name, n + ((name, n) in worlds) + ((name, n) in steps)) for name, n in worlds | steps}
+
+
 def _atom(name: str, args: list[str]) -> str:
     return f"{name}({','.join(args)})" if args else name
 
 
-def bridges(state: set[Sig], targets: set[Sig]) -> str:
-    """The rules joining the steps: each state fact of the generated snapshot (unindexed) holds at step 0
-    in both worlds; each next(W,S,F) of a successor's fact F holds at step S+1 in world W."""
+def bridges(state: set[Sig], targets: set[Sig], last: int) -> str:
+    """The rules joining the steps 0 to `last`: each state fact of the generated snapshot (unindexed) holds at
+    step 0 in both worlds; each next(W,S,F) of a successor's fact F holds at step S+1 in world W (written once
+    per step, as `unrolled` writes the rules)."""
     lines = []
     for name, n in sorted(state):
         xs = [f"X{i}" for i in range(n)]
         lines.append(f"{_atom(name, ['W', '0', *xs])} :- {_atom(name, xs)}, {WORLD_DOMAIN}(W).")
         if (name, n) in targets:
-            lines.append(f"{_atom(name, ['W', 'S+1', *xs])} :- next(W,S,{_atom(name, xs)}), {STEP_DOMAIN}(S+1).")
+            lines += [f"{_atom(name, ['W', str(k + 1), *xs])} :- next(W,{k},{_atom(name, xs)})." for k in range(last)]
     return "\n".join(lines)
 
 

@@ -11,7 +11,7 @@ from pyrules import steps
 from pyrules.cli import main
 from pyrules.errors import InvalidInput
 from pyrules.search import DEPTH_SCOPE, Scope, Searcher
-from pyrules.solver import parse_text
+from pyrules.solver import Program, parse_text
 
 POOL = ("Penguin Soldier",)                   # a Flip monster whose optional trigger misses the timing
 SCOPE = DEPTH_SCOPE.with_(events=1)             # one event: what follows the Flip Summon can only come from a step
@@ -31,10 +31,32 @@ def test_stepify_indexes_what_depends_on_the_state():
 
 
 def test_bridges_join_the_steps():
-    text = steps.bridges({("zone", 3), ("on_chain", 1)}, {("zone", 3)})
+    text = steps.bridges({("zone", 3), ("on_chain", 1)}, {("zone", 3)}, 2)
     assert "zone(W,0,X0,X1,X2) :- zone(X0,X1,X2), world(W)." in text
-    assert "zone(W,S+1,X0,X1,X2) :- next(W,S,zone(X0,X1,X2)), depth_step(S+1)." in text
-    assert "on_chain(W,S+1" not in text                          # derived at later steps by diff_depth.lp
+    assert "zone(W,1,X0,X1,X2) :- next(W,0,zone(X0,X1,X2))." in text
+    assert "zone(W,2,X0,X1,X2) :- next(W,1,zone(X0,X1,X2))." in text
+    assert "zone(W,3," not in text                               # no step after the last
+    assert "on_chain(W,1" not in text                            # derived at later steps by diff_depth.lp
+    assert "next(" not in steps.bridges({("zone", 3)}, {("zone", 3)}, 0)
+
+
+def test_unrolled_writes_a_statement_per_step():
+    """A statement naming the step variable is written once per step, the step a number (strings untouched)."""
+    texts = ['p(W__,S__,X) :- q(W__,S__,X); r(X); depth_step(S__).', 'r(1).', 's(S__,"S__ S__") :- depth_step(S__).']
+    out = steps.unrolled(texts, 1)
+    assert out == ['p(W__,0,X) :- q(W__,0,X); r(X); depth_step(0).', 'p(W__,1,X) :- q(W__,1,X); r(X); depth_step(1).',
+                   'r(1).', 's(0,"S__ S__") :- depth_step(0).', 's(1,"S__ S__") :- depth_step(1).']
+    assert steps.unrolled(texts, 0) == [out[0], 'r(1).', out[3]]
+
+
+def test_projected_gives_anonymous_variables_back():
+    """A variable used once, in a positive atom of an indexed predicate, is `_` again; elsewhere it stays."""
+    rules = parse_text("s(W,S,N) :- q(W,S,Any1), g(W,S,N,Any2), c(Any3). t(X) :- q(1,2,X), not g(1,2,X,Y), c(Y)."
+                       "u(A) :- q(A,1,Any1), c(A).")
+    out = [str(s) for s in steps.projected(rules, {("q", 3), ("g", 4)})]
+    assert "s(W,S,N) :- q(W,S,_); g(W,S,N,_); c(Any3)." in out                 # c/1: a card fact, left named
+    assert "t(X) :- q(1,2,X); not g(1,2,X,Y); c(Y)." in out                    # one positive indexed atom
+    assert "u(A) :- q(A,1,Any1); c(A)." in out                                 # the same: a projection already
 
 
 def test_generator_split():
@@ -112,3 +134,27 @@ def test_json_lists_the_actions_before(found):
     assert [a["action"] for a in out["found"][0]["before"]] == ["declare_attack"]
     assert out["scope"] == SCOPE.to_json()
     assert Scope.parse("events=1", DEPTH_SCOPE) == SCOPE
+
+
+ALL = [("a", [2, 5]), ("b", [1, 9]), ("c", [2, 3]), ("d", [1, 0])]
+
+
+@pytest.mark.parametrize("best, below", [
+    ([2, 9], "bcd"),        # the last priority one less: [2, 8] and below
+    ([2, 3], "bd"),         # [2, 3] itself is not below it
+    ([1, 1], "d"),
+    ([2, 0], "bd"),         # a last priority at 0: the one before one less, the last free
+    ([1, 0], ""),
+    ([0, 0], "abcd"),       # nothing is below all 0: no bound
+])
+def test_bound_below_asks_only_for_smaller_answers(best, below):
+    """Each depth after the first asks only for answers strictly below the best one yet (clingo's bound)."""
+    program = Program()
+    program.add("1 { a; b; c; d } 1. #minimize { 2@2: a; 1@2: b; 2@2: c; 1@2: d }. "
+                "#minimize { 5@1: a; 9@1: b; 3@1: c; 0@1: d }.")
+    program.ground()
+    program.bound_below(best)
+    models: list = []
+    program.ctl.solve(on_model=lambda m: models.append((str(m), list(m.cost))))
+    assert all(m in ALL and m[0] in below for m in models)
+    assert models[-1:] == ([("d", [1, 0])] if below else [])       # the optimum, when one is below
