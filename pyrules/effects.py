@@ -244,7 +244,9 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         "answers_activation", "answers_activation_named", "answers_summon_attempt", "once_per_turn",
                                         "cannot_be_activated", "trap_monster",
                                         # what an activation needs to find (rules/activation_targets.lp)
-                                        "activation_target", "needs_cards", "needs_free_monster_zones"})
+                                        "activation_target", "needs_cards", "needs_free_monster_zones",
+                                        # wp-conds: more conditions of the card's own (rules/activation_conditions.lp)
+                                        "activation_condition_any_named", "activation_condition_archetype"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 

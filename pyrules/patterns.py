@@ -164,8 +164,8 @@ def relevant(sentence: str) -> bool:
 
 # ---- what a Spell or Trap Card's activation asks ---------------------------------------
 ACTIVATION_TOPIC = "activation"
-"""The pattern file (facts/patterns/activation.yaml) whose patterns read a Spell or Trap Card's activation
-sentences (read_activation), and only those: each may read a part of a sentence (a cost, the event it
+"""The pattern files (facts/patterns/activation.yaml, and each activation_*.yaml) whose patterns read a Spell or
+Trap Card's activation sentences (read_activation), and only those: each may read a part of a sentence (a cost, the event it
 answers), so it is never run over other texts (derive)."""
 
 ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for name, parts in {
@@ -357,13 +357,18 @@ def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = Non
                 problems += found
                 continue
             ids.add(item["id"])
-            out.append(Pattern(item["id"], regex, tuple(item["effects"]), path.stem,
+            out.append(Pattern(item["id"], regex, tuple(item["effects"]), _topic(path.stem),
                                tuple(item.get("matches") or ()), tuple(item.get("near_misses") or ()),
                                item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame"),
                                bool(item.get("numbered")), bool(item.get("fallback")), item.get("cards")))
     if problems:
         raise InvalidInput(problems)
     return out
+
+
+def _topic(stem: str) -> str:
+    """A pattern file's topic: its name, but activation_<helper>.yaml files are activation patterns too."""
+    return ACTIVATION_TOPIC if stem.startswith(ACTIVATION_TOPIC + "_") else stem
 
 
 @lru_cache(maxsize=None)
