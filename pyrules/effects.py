@@ -246,7 +246,10 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         # what an activation needs to find (rules/activation_targets.lp)
                                         "activation_target", "needs_cards", "needs_free_monster_zones",
                                         # wp-conds: more conditions of the card's own (rules/activation_conditions.lp)
-                                        "activation_condition_any_named", "activation_condition_archetype"})
+                                        "activation_condition_any_named", "activation_condition_archetype",
+                                        "activation_cost_monster_named", "activation_cost_monster_race",
+                                        "activation_cost_monster_archetype", "activation_cost_monster_attribute",
+                                        "needs_named_card", "needs_race_in_hand"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
