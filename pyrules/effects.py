@@ -249,7 +249,9 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         "activation_condition_any_named", "activation_condition_archetype",
                                         "activation_cost_monster_named", "activation_cost_monster_race",
                                         "activation_cost_monster_archetype", "activation_cost_monster_attribute",
-                                        "needs_named_card", "needs_race_in_hand"})
+                                        "needs_named_card", "needs_race_in_hand", "answers_special_summon_of",
+                                        "answers_own_normal_summon", "answers_battle_damage", "answers_opponent_draw",
+                                        "answers_opponent_position_to_defense"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
