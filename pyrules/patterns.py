@@ -198,9 +198,13 @@ ACTIVATES = re.compile(r"^(?:activate only|you can (?:only )?activate this card(
                        r"\bto activate this card\b(?!'s)|^this card cannot be activated\b|\bcan only be placed on the field\b|"
                        # an Equip Spell's restriction on its monster (rules/activation_targets.lp)
                        r"\bequip only\b|\bonly (?:be )?equip|\bcan only be (?:used to )?equip|\bonly a monster with\b", re.I)
-EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b|\bdo not have to pay\b", re.I)
+EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b|\bdo not have to pay\b|"
+                         # wp-conds: "Remove from play ... to destroy 1 face-up monster" ("Skull Lair"): the cost of the
+                         # face-up card's effect, paid each time it is used, not of the card's activation
+                         r"\bto destroy\b", re.I)
 EFFECT_OPENING = re.compile(r"^(?:when|if|each time|once per turn|during|while|as long as|you can|at the|"
-                            r"each player|neither player|all|\(|the equipped|a monster equipped|this card)\b", re.I)
+                            r"each player|neither player|either player|all|\(|the equipped|a monster equipped|this card)\b",
+                            re.I)
 
 
 @dataclass(frozen=True)
@@ -226,10 +230,11 @@ def activation_sentences(text: str, kind: str, icon: str) -> list[str]:
             and (ACTIVATES.search(s) or (i == 0 and not EFFECT_OPENING.match(s)))]
 
 
-CONDITION_OPENING = re.compile(r"^(?:when|if|during|at the start|while|only|each time|after)\b", re.I)
+CONDITION_OPENING = re.compile(r"^(?!during this turn\b)(?:when|if|during|at the start|while|only|each time|after)\b", re.I)
 """A sentence that opens with a condition ("When ...:", "If you control ...:") states one of the activation when it
 is the card's first (the activation position, docs/design/activation.md section 1); a later one ("During the End
-Phase of this turn, destroy those monsters.") is the resolution's own."""
+Phase of this turn, destroy those monsters.") is the resolution's own.  "During this turn, ..." ("Meteorain") opens
+what the card does after it resolves for the rest of the turn, never when it may be activated (wp-conds)."""
 
 
 def _says(text: str, first: bool = False) -> list[str]:
