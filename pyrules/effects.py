@@ -252,7 +252,7 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         "needs_named_card", "needs_race_in_hand", "answers_special_summon_of",
                                         "answers_own_normal_summon", "answers_battle_damage", "answers_opponent_draw",
                                         "answers_opponent_position_to_defense", "needs_card_in_any",
-                                        "activation_cost_discard_attribute"})
+                                        "activation_cost_discard_attribute", "needs_def_at_most_tributed_atk"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 

@@ -177,7 +177,9 @@ ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I
     "a cost": [r"\b(?:pay|discard|tribut\w*|send|banish|remove from play)\b[^.;]*(?:;|\bto (?:activate|negate|"
                r"destroy|special|draw|add|target|select|return|inflict|look|change)\b)",
                r"^(?:pay|discard|tribute|banish|remove from play|send) ", r"\bpay (?:half|\d+|lp)\b",
-               r"\bby (?:paying|discarding|tributing|sending|removing|banishing)\b"],
+               r"\bby (?:paying|discarding|tributing|sending|removing|banishing)\b",
+               # wp-conds: Spell Counters removed to activate ("Mega Ton Magical Cannon"; no snapshot holds counters)
+               r"^remove \d+ spell counters?\b"],
     "a limit": [r"\bonce per (?:turn|duel)\b", r"\bonly activate 1\b", r"\b1 .{0,20}per turn\b"],
     "a negation": [r"\bnegate (?:the|that|its) (?:activation|summon|normal summon|flip summon|special summon)\b",
                    r"\bnegate [^.]{0,40}\bactivation\b"],

@@ -28,6 +28,9 @@ def test_what_a_card_does_after_it_resolves_asks_nothing(text, kind, icon):
     ("During your Standby Phase: Pay 500 Life Points.", "trap", "normal", "a condition"),
     ("Pay 1000 Life Points to destroy 1 face-up monster on the field.", "trap", "normal", "a cost"),
     ("Either player can pay 800 Life Points to negate the Special Summon of a monster(s).", "trap", "normal", "a cost"),
+    # card text of "Mega Ton Magical Cannon": Spell Counters removed to activate it are a cost no snapshot can show
+    ("Remove 10 Spell Counters on your side of the field. Destroy all cards on your opponent's side of the field.",
+     "spell", "normal", "a cost"),
 ])
 def test_the_same_shapes_still_ask_where_they_are_conditions(text, kind, icon, asks):
     got = read_activation(text, kind, icon, patterns=[])
