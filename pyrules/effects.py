@@ -254,7 +254,15 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         "answers_activation", "answers_activation_named", "answers_summon_attempt", "once_per_turn",
                                         "cannot_be_activated", "trap_monster",
                                         # what an activation needs to find (rules/activation_targets.lp)
-                                        "activation_target", "needs_cards", "needs_free_monster_zones"})
+                                        "activation_target", "needs_cards", "needs_free_monster_zones",
+                                        # wp-conds: more conditions of the card's own (rules/activation_conditions.lp)
+                                        "activation_condition_any_named", "activation_condition_archetype",
+                                        "activation_cost_monster_named", "activation_cost_monster_race",
+                                        "activation_cost_monster_archetype", "activation_cost_monster_attribute",
+                                        "needs_named_card", "needs_race_in_hand", "answers_special_summon_of",
+                                        "answers_own_normal_summon", "answers_battle_damage", "answers_opponent_draw",
+                                        "answers_opponent_position_to_defense", "needs_card_in_any",
+                                        "activation_cost_discard_attribute", "needs_def_at_most_tributed_atk"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 

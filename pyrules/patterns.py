@@ -167,8 +167,8 @@ def relevant(sentence: str) -> bool:
 
 # ---- what a Spell or Trap Card's activation asks ---------------------------------------
 ACTIVATION_TOPIC = "activation"
-"""The pattern file (facts/patterns/activation.yaml) whose patterns read a Spell or Trap Card's activation
-sentences (read_activation), and only those: each may read a part of a sentence (a cost, the event it
+"""The pattern files (facts/patterns/activation.yaml, and each activation_*.yaml) whose patterns read a Spell or
+Trap Card's activation sentences (read_activation), and only those: each may read a part of a sentence (a cost, the event it
 answers), so it is never run over other texts (derive)."""
 
 ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for name, parts in {
@@ -180,7 +180,9 @@ ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I
     "a cost": [r"\b(?:pay|discard|tribut\w*|send|banish|remove from play)\b[^.;]*(?:;|\bto (?:activate|negate|"
                r"destroy|special|draw|add|target|select|return|inflict|look|change)\b)",
                r"^(?:pay|discard|tribute|banish|remove from play|send) ", r"\bpay (?:half|\d+|lp)\b",
-               r"\bby (?:paying|discarding|tributing|sending|removing|banishing)\b"],
+               r"\bby (?:paying|discarding|tributing|sending|removing|banishing)\b",
+               # wp-conds: Spell Counters removed to activate ("Mega Ton Magical Cannon"; no snapshot holds counters)
+               r"^remove \d+ spell counters?\b"],
     "a limit": [r"\bonce per (?:turn|duel)\b", r"\bonly activate 1\b", r"\b1 .{0,20}per turn\b"],
     "a negation": [r"\bnegate (?:the|that|its) (?:activation|summon|normal summon|flip summon|special summon)\b",
                    r"\bnegate [^.]{0,40}\bactivation\b"],
@@ -201,9 +203,13 @@ ACTIVATES = re.compile(r"^(?:activate only|you can (?:only )?activate this card(
                        r"\bto activate this card\b(?!'s)|^this card cannot be activated\b|\bcan only be placed on the field\b|"
                        # an Equip Spell's restriction on its monster (rules/activation_targets.lp)
                        r"\bequip only\b|\bonly (?:be )?equip|\bcan only be (?:used to )?equip|\bonly a monster with\b", re.I)
-EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b|\bdo not have to pay\b", re.I)
+EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto inflict\b|\bdo not have to pay\b|"
+                         # wp-conds: "Remove from play ... to destroy 1 face-up monster" ("Skull Lair"): the cost of the
+                         # face-up card's effect, paid each time it is used, not of the card's activation
+                         r"\bto destroy\b", re.I)
 EFFECT_OPENING = re.compile(r"^(?:when|if|each time|once per turn|during|while|as long as|you can|at the|"
-                            r"each player|neither player|all|\(|the equipped|a monster equipped|this card)\b", re.I)
+                            r"each player|neither player|either player|all|\(|the equipped|a monster equipped|this card)\b",
+                            re.I)
 
 
 @dataclass(frozen=True)
@@ -229,10 +235,11 @@ def activation_sentences(text: str, kind: str, icon: str) -> list[str]:
             and (ACTIVATES.search(s) or (i == 0 and not EFFECT_OPENING.match(s)))]
 
 
-CONDITION_OPENING = re.compile(r"^(?:when|if|during|at the start|while|only|each time|after)\b", re.I)
+CONDITION_OPENING = re.compile(r"^(?!during this turn\b)(?:when|if|during|at the start|while|only|each time|after)\b", re.I)
 """A sentence that opens with a condition ("When ...:", "If you control ...:") states one of the activation when it
 is the card's first (the activation position, docs/design/activation.md section 1); a later one ("During the End
-Phase of this turn, destroy those monsters.") is the resolution's own."""
+Phase of this turn, destroy those monsters.") is the resolution's own.  "During this turn, ..." ("Meteorain") opens
+what the card does after it resolves for the rest of the turn, never when it may be activated (wp-conds)."""
 
 
 def _says(text: str, first: bool = False) -> list[str]:
@@ -360,13 +367,18 @@ def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = Non
                 problems += found
                 continue
             ids.add(item["id"])
-            out.append(Pattern(item["id"], regex, tuple(item["effects"]), path.stem,
+            out.append(Pattern(item["id"], regex, tuple(item["effects"]), _topic(path.stem),
                                tuple(item.get("matches") or ()), tuple(item.get("near_misses") or ()),
                                item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame"),
                                bool(item.get("numbered")), bool(item.get("fallback")), item.get("cards")))
     if problems:
         raise InvalidInput(problems)
     return out
+
+
+def _topic(stem: str) -> str:
+    """A pattern file's topic: its name, but activation_<helper>.yaml files are activation patterns too."""
+    return ACTIVATION_TOPIC if stem.startswith(ACTIVATION_TOPIC + "_") else stem
 
 
 @lru_cache(maxsize=None)
