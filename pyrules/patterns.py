@@ -131,7 +131,8 @@ TOPICS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for nam
     "attacks": [r"\b(?:cannot|can't|can|may|must|unless|only)\b(?: \w+){0,3} (?:attack|declare an attack)\b",
                 r"\battacks? (?:directly|twice|all|each|again|every)\b|\bsecond attack\b|\b2 attacks\b",
                 r"\b(?:targeted|selected|target|select)\b(?: [\w'-]+){0,6} (?:for|as an?) (?:its |their )?attacks?\b",
-                r"\bcannot be attacked\b|\bto declare an attack\b|\bcannot be an attack target\b"],
+                r"\bcannot be attacked\b|\bto declare an attack\b|\bcannot be an attack target\b",
+                r"\b(?:cannot|can't|neither player can) conduct (?:their|his/her|your) battle phase\b"],     # no attack at all
     "battle positions": [
         r"\b(?:cannot|can't|must|only)\b.*\b(?:change|switch)\w* (?:its |their |the |this |this card's |battle )*"
         r"positions?\b",
