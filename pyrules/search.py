@@ -486,9 +486,12 @@ class Searcher:
                 raise TypeError("texts")
             return texts, {(n, a) for n, a in state}, {(n, a) for n, a in targets}
 
+        def to_json(made: tuple[list[str], set[steps.Sig], set[steps.Sig]]) -> dict[str, Any]:
+            return {"texts": made[0], "state": sorted(made[1]), "targets": sorted(made[2])}
+
         def make(_: list) -> tuple[list[str], set[steps.Sig], set[steps.Sig]]:
             k = cache.key([*self.engine.files, generator], "search-steps")
-            return read(cache.cached("search-steps", k, rewrite, from_json=lambda v: v))
+            return cache.cached("search-steps", k, lambda: read(rewrite()), to_json, read)
         return self.engine.prepared("search-steps", make, pruned=False)
 
     def _deep_search(self, scope: Scope, depth: int, extra_facts: list[Symbol], timeout: float | None, progress,

@@ -73,6 +73,15 @@ def test_generator_split():
     assert rules
 
 
+def test_the_rewrite_is_kept_in_the_cache(tmp_path, monkeypatch):
+    """The step rewrite is made once per rules version: a new Engine reads it from the cache folder."""
+    monkeypatch.setenv("PYRULES_CACHE_DIR", str(tmp_path))
+    made = Searcher(pool=POOL)._deep_rules()
+    assert len(list(tmp_path.glob("search-steps-*.json"))) == 1
+    monkeypatch.setattr(steps, "stepify", lambda *a: pytest.fail("the rules were rewritten again"))
+    assert Searcher(pool=POOL)._deep_rules() == made
+
+
 @pytest.fixture(scope="module")
 def found():
     return Searcher(pool=POOL).diff("missing_timing", scope=SCOPE, depth=2)
