@@ -186,7 +186,7 @@ ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I
     "a limit": [r"\bonce per (?:turn|duel)\b", r"\bonly activate 1\b", r"\b1 .{0,20}per turn\b"],
     "a negation": [r"\bnegate (?:the|that|its) (?:activation|summon|normal summon|flip summon|special summon)\b",
                    r"\bnegate [^.]{0,40}\bactivation\b"],
-    "targets": [r"\btarget", r"\bselect (?:\d+|up to|and|a|one)\b", r"\bequip(?:ped)? (?:only )?(?:with |to )?"
+    "targets": [r"\btarget", r"\b(?:selects?|chooses?) (?:\d+|up to|and|a|one)\b", r"\bequip(?:ped)? (?:only )?(?:with |to )?"
                 r"(?:this card|a|an|1)\b", r"\bequip only\b"],
     "cards it needs": [r"\bspecial summon", r"\bfrom (?:your|his/her|their|your opponent's|each player's) "
                        r"(?:deck|hand|graveyard|gy)\b", r"\bdraw (?:\d+|until)", r"\b(?:destroy|banish|return|"
