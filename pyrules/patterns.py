@@ -187,7 +187,7 @@ ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I
     "a limit": [r"\bonce per (?:turn|duel)\b", r"\bonly activate 1\b", r"\b1 .{0,20}per turn\b"],
     "a negation": [r"\bnegate (?:the|that|its) (?:activation|summon|normal summon|flip summon|special summon)\b",
                    r"\bnegate [^.]{0,40}\bactivation\b"],
-    "targets": [r"\btarget", r"\bselect (?:\d+|up to|and|a|one)\b", r"\bequip(?:ped)? (?:only )?(?:with |to )?"
+    "targets": [r"\btarget", r"\b(?:selects?|chooses?) (?:\d+|up to|and|a|one)\b", r"\bequip(?:ped)? (?:only )?(?:with |to )?"
                 r"(?:this card|a|an|1)\b", r"\bequip only\b"],
     "cards it needs": [r"\bspecial summon", r"\bfrom (?:your|his/her|their|your opponent's|each player's) "
                        r"(?:deck|hand|graveyard|gy)\b", r"\bdraw (?:\d+|until)", r"\b(?:destroy|banish|return|"
@@ -229,12 +229,31 @@ def activation_sentences(text: str, kind: str, icon: str) -> list[str]:
     parentheses; on a card that stays face-up (PERSISTENT) the first (unless it opens as one of the face-up
     card's effects: "When ...", "Once per turn ...", "The equipped monster ...") and those that say how the
     card is activated ("Activate only ...", "... to activate this card")."""
-    out = [s for s in sentences(text) if not s.startswith("(")]
+    out: list[str] = []
+    skipped = False         # a bullet ("● ...") belongs to the sentence before it: read or skipped with it
+    for s in sentences(text):
+        skipped = bool(NOT_AT_ACTIVATION.match(s)) or (skipped and s.startswith("●"))
+        if not skipped and not s.startswith("("):
+            out.append(s)
     if (kind, icon) not in PERSISTENT:
         return out
     return [s for i, s in enumerate(out) if not EFFECT_COST.search(s)
             and (ACTIVATES.search(s) or (i == 0 and not EFFECT_OPENING.match(s)))]
 
+
+NOT_AT_ACTIVATION = re.compile(
+    # wp-rest (issue 36, docs/design/activation.md section 1): sentences that open on a moment other than the card's
+    # activation, so that nothing they say is asked when it is activated (tests/test_patterns_rest.py):
+    r"^(?:after activation\b"                      # what is done with the card once it resolved ("Pharaoh's Treasure")
+    r"|when you draw this card\b"                  # the card's own trigger when drawn later ("Pharaoh's Treasure")
+    r"|when this face-down card is destroyed\b"    # the Set card's own trigger, before any activation ("Statue of the Wicked")
+    r"|during the end phase of the turn this card was activated\b"   # a delayed effect ("Super Rejuvenation")
+    r"|when activating this card, your opponent cannot check\b"      # how it resolves, not when ("Question")
+    r"|when [^.]*\bas substitutes\b)",            # a replacement it applies for the turn ("Spirit Elimination")
+    re.I)
+"""Sentences of a Spell or Trap Card's text that say what happens at another moment than its activation (after it
+resolved, when it is drawn or destroyed while Set, at a later End Phase, each time an event it replaces happens): the
+survey reads none of them as asking something of the activation."""
 
 CONDITION_OPENING = re.compile(r"^(?!during this turn\b)(?:when|if|during|at the start|while|only|each time|after)\b", re.I)
 """A sentence that opens with a condition ("When ...:", "If you control ...:") states one of the activation when it

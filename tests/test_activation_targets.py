@@ -29,6 +29,8 @@ SURVEY_KINDS_MODELLED = {
 SURVEY_MISREADS = {
     # the survey reads the cost of the card's later trigger as a cost of its activation
     ("Axe of Despair", "cost_tribute"): "When this card is sent from the field to the Graveyard: You can Tribute 1 monster",
+    # wp-rest: how the effect is carried out, not when the card is activated (pyrules.patterns.NOT_AT_ACTIVATION)
+    ("Question", "other_condition"): "When activating this card, your opponent cannot check cards in the Graveyard",
 }
 SURVEY_EVENTS_MODELLED = {
     # the events the survey calls other (or damage) that a kind models for these cards (wp-conds; the entry named)
