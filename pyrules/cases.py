@@ -236,7 +236,7 @@ def _legal(v: Any, path: str) -> list[Problem]:
 
 
 # next: what each key of a step's `expect` reads in the successor snapshot (docs/ruling-cases.md)
-NEXT_FIELDS = ("zones", "positions", "faces", "life", "deck", "events", "phase", "battle_step", "turn",
+NEXT_FIELDS = ("zones", "positions", "faces", "life", "deck", "events", "this_turn", "phase", "battle_step", "turn",
                "turn_player", "priority", "window", "passed", "attack", "chain", "winner", "moving_to",
                "unresolved", "unmodelled", "effects")
 STEP_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
@@ -487,8 +487,8 @@ _WHO_DEFAULTS = {"window": "open", "passed": False, "attack": None, "chain": [],
 def successor_mismatches(before: dict, r, expect: dict) -> list[str]:
     """What of `expect` the successor r (Engine.next) does not show: zones (id -> "P.zone"), positions and
     faces (id -> word), life and deck (player -> number), events (the ones this step appended, in full),
-    the top-level keys (absent: their defaults; priority: the turn player; effects: the applied effects in full),
-    unresolved and unmodelled ids."""
+    this_turn (the successor's whole this_turn, in full), the top-level keys (absent: their defaults; priority: the
+    turn player; effects: the applied effects in full), unresolved and unmodelled ids."""
     after = r.snapshot
     places = _places(after)
     got: dict[str, Any] = {
@@ -499,6 +499,7 @@ def successor_mismatches(before: dict, r, expect: dict) -> list[str]:
         "deck": {p: _side_value(after, "deck", p, 30) for p in expect.get("deck") or {}},
         "events": (after.get("this_turn") or [])[len(before.get("this_turn") or []):]
         if after.get("turn") == before.get("turn", 3) else after.get("this_turn") or [],
+        "this_turn": after.get("this_turn") or [],
         "priority": after.get("priority", after.get("turn_player", "A")),
         "unresolved": list(r.unresolved), "unmodelled": [u.id for u in r.unmodelled]}
     for key in ("phase", "battle_step", "turn", "turn_player"):
