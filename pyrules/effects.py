@@ -244,7 +244,8 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         "answers_activation", "answers_activation_named", "answers_summon_attempt", "once_per_turn",
                                         "cannot_be_activated", "trap_monster",
                                         # what an activation needs to find (rules/activation_targets.lp)
-                                        "activation_target", "needs_cards", "needs_free_monster_zones"})
+                                        "activation_target", "needs_cards", "needs_free_monster_zones",
+                                        "condition_monsters"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
@@ -252,9 +253,16 @@ MONSTER_EFFECT_KINDS = frozenset({"monster_effect", "monster_effect_cost", "mons
                                   "monster_effect_once_per_turn"})
 """The effect kinds that state a monster's activated effect (rules/monster_effects.lp)."""
 EQUIP_TO_KINDS = frozenset({"equip_to", "equip_to_race", "equip_to_race_not", "equip_to_attribute", "equip_to_name",
-                            "equip_to_level_max", "equip_to_level_min", "equip_to_frame", "equip_to_atk_max"})
+                            "equip_to_level_max", "equip_to_level_min", "equip_to_frame", "equip_to_atk_max",
+                            "equip_to_archetype"})
 """The effect kinds that say which monsters an Equip Spell may be equipped to (rules/activation_targets.lp)."""
-ACTIVATED_KINDS = ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | {"activates_in_damage_step"}
+TARGET_FILTER_KINDS = frozenset({"target_race", "target_attribute", "target_name", "target_archetype", "target_frame",
+                                 "target_frame_not", "target_level_max", "target_level_min", "target_atk_max",
+                                 "target_card_kind", "target_attacking", "targets_after_cost", "equips_summoned_monster"})
+"""The effect kinds that narrow what an activation's targets (or the cards it needs) must be, or say where they may
+come from (rules/activation_targets.lp); they come with an entry of ACTIVATION_CONDITION_KINDS."""
+ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | TARGET_FILTER_KINDS
+                   | {"activates_in_damage_step"})
 """Every kind about activating a card or an effect: audited apart from Summons, attacks and positions."""
 
 

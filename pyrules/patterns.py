@@ -357,13 +357,19 @@ def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = Non
                 problems += found
                 continue
             ids.add(item["id"])
-            out.append(Pattern(item["id"], regex, tuple(item["effects"]), path.stem,
+            out.append(Pattern(item["id"], regex, tuple(item["effects"]), _topic(path.stem),
                                tuple(item.get("matches") or ()), tuple(item.get("near_misses") or ()),
                                item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame"),
                                bool(item.get("numbered")), bool(item.get("fallback")), item.get("cards")))
     if problems:
         raise InvalidInput(problems)
     return out
+
+
+def _topic(stem: str) -> str:
+    """A pattern file's topic: its name, but activation_<part>.yaml (one file per helper's share of the activation
+    patterns) reads activations too (ACTIVATION_TOPIC)."""
+    return ACTIVATION_TOPIC if stem.startswith(ACTIVATION_TOPIC + "_") else stem
 
 
 @lru_cache(maxsize=None)
