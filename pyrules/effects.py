@@ -245,7 +245,8 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         "cannot_be_activated", "trap_monster",
                                         # what an activation needs to find (rules/activation_targets.lp)
                                         "activation_target", "needs_cards", "needs_free_monster_zones",
-                                        "condition_monsters"})
+                                        "condition_monsters", "answers_set", "answers_summon_atk_max",
+                                        "condition_no_cards"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
