@@ -246,7 +246,8 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         # what an activation needs to find (rules/activation_targets.lp)
                                         "activation_target", "needs_cards", "needs_free_monster_zones",
                                         "condition_monsters", "answers_set", "answers_summon_atk_max",
-                                        "condition_no_cards"})
+                                        "condition_no_cards", "draws_by_own_name_in_graveyard",
+                                        "condition_hand_and_field_min", "needs_free_zones_on_field"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
