@@ -260,7 +260,8 @@ EQUIP_TO_KINDS = frozenset({"equip_to", "equip_to_race", "equip_to_race_not", "e
 """The effect kinds that say which monsters an Equip Spell may be equipped to (rules/activation_targets.lp)."""
 TARGET_FILTER_KINDS = frozenset({"target_race", "target_attribute", "target_name", "target_archetype", "target_frame",
                                  "target_frame_not", "target_level_max", "target_level_min", "target_atk_max",
-                                 "target_card_kind", "target_attacking", "targets_after_cost", "equips_summoned_monster"})
+                                 "target_card_kind", "target_attacking", "target_level_below_hand_monster",
+                                 "targets_after_cost", "equips_summoned_monster"})
 """The effect kinds that narrow what an activation's targets (or the cards it needs) must be, or say where they may
 come from (rules/activation_targets.lp); they come with an entry of ACTIVATION_CONDITION_KINDS."""
 ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | TARGET_FILTER_KINDS
