@@ -262,7 +262,12 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         "needs_named_card", "needs_race_in_hand", "answers_special_summon_of",
                                         "answers_own_normal_summon", "answers_battle_damage", "answers_opponent_draw",
                                         "answers_opponent_position_to_defense", "needs_card_in_any",
-                                        "activation_cost_discard_attribute", "needs_def_at_most_tributed_atk"})
+                                        "activation_cost_discard_attribute", "needs_def_at_most_tributed_atk",
+                                        # wp-targets: conditions and targets
+                                        "condition_monsters", "answers_set", "answers_summon_atk_max",
+                                        "condition_no_cards", "draws_by_own_name_in_graveyard",
+                                        "condition_hand_and_field_min", "needs_free_zones_on_field",
+                                        "condition_own_monster_attacked"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
@@ -270,9 +275,17 @@ MONSTER_EFFECT_KINDS = frozenset({"monster_effect", "monster_effect_cost", "mons
                                   "monster_effect_once_per_turn"})
 """The effect kinds that state a monster's activated effect (rules/monster_effects.lp)."""
 EQUIP_TO_KINDS = frozenset({"equip_to", "equip_to_race", "equip_to_race_not", "equip_to_attribute", "equip_to_name",
-                            "equip_to_level_max", "equip_to_level_min", "equip_to_frame", "equip_to_atk_max"})
+                            "equip_to_level_max", "equip_to_level_min", "equip_to_frame", "equip_to_atk_max",
+                            "equip_to_archetype"})
 """The effect kinds that say which monsters an Equip Spell may be equipped to (rules/activation_targets.lp)."""
-ACTIVATED_KINDS = ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | {"activates_in_damage_step"}
+TARGET_FILTER_KINDS = frozenset({"target_race", "target_attribute", "target_name", "target_archetype", "target_frame",
+                                 "target_frame_not", "target_level_max", "target_level_min", "target_atk_max",
+                                 "target_card_kind", "target_attacking", "target_level_below_hand_monster", "target_not_attack_target",
+                                 "targets_after_cost", "equips_summoned_monster"})
+"""The effect kinds that narrow what an activation's targets (or the cards it needs) must be, or say where they may
+come from (rules/activation_targets.lp); they come with an entry of ACTIVATION_CONDITION_KINDS."""
+ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | TARGET_FILTER_KINDS
+                   | {"activates_in_damage_step"})
 """Every kind about activating a card or an effect: audited apart from Summons, attacks and positions."""
 
 
@@ -362,19 +375,25 @@ def applied_term(entry: dict, number: Number, voc: Vocabulary | None = None) -> 
 
 
 # ---- the counterexample search ------------------------------------------------------------
+GENERATED_PER_KIND = 32
+"""The most applied entries of one kind the counterexample search may generate (generated_entries)."""
+
+
 def generated_entries(voc: Vocabulary | None = None) -> list[dict]:
     """The applied entries (without `cards`/`player`) the counterexample search may put in a
     snapshot's `effects:`: every kind whose arguments take a few words (an enum or a boolean),
     with each combination of them; an integer argument takes the values its declaration lists
     under `search`; kinds with another number, a name, a Type or an Attribute argument are left
-    out (the space would grow with each value)."""
+    out (the space would grow with each value), and so are kinds with more than GENERATED_PER_KIND
+    combinations (the target_* kinds' zone, side and what: hundreds each)."""
     import itertools
+    import math
     voc = voc or vocabulary()
     out = []
     for k in voc.kinds.values():
         domains: list[list[Any] | None] = [a.type if isinstance(a.type, list) else [True, False]
                                            if a.type == "boolean" else list(a.search) or None for a in k.args]
-        if any(d is None for d in domains):
+        if any(d is None for d in domains) or math.prod(len(d or ()) for d in domains) > GENERATED_PER_KIND:
             continue
         for values in itertools.product(*(d for d in domains if d is not None)):
             out.append({"effect": k.name, **{a.name: v for a, v in zip(k.args, values)}})

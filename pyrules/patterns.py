@@ -397,7 +397,8 @@ def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = Non
 
 
 def _topic(stem: str) -> str:
-    """A pattern file's topic: its name, but activation_<helper>.yaml files are activation patterns too."""
+    """A pattern file's topic: its name, but activation_<part>.yaml (one file per helper's share of the activation
+    patterns) reads activations too (ACTIVATION_TOPIC)."""
     return ACTIVATION_TOPIC if stem.startswith(ACTIVATION_TOPIC + "_") else stem
 
 

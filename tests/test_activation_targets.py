@@ -24,6 +24,7 @@ SURVEY_KINDS_MODELLED = {
     "target_field_monster", "target_grave_or_banished", "target_spell_trap",
     "equip_target", "free_monster_zones", "needs_cards_field", "needs_cards_deck", "needs_cards_hand",
     "needs_cards_graveyard", "summon_spell_modelled",
+    "damage_step_text",     # activates_in_damage_step, activation_timing phase damage_step ("Covering Fire")
     # kinds that limit no activation (the survey's own NOT_BEARING, and a face-up card's own trigger)
     "declares_name_or_kind", "maintenance_cost", "continuous_trigger"}
 SURVEY_MISREADS = {
