@@ -254,7 +254,11 @@ MONSTER_EFFECT_KINDS = frozenset({"monster_effect", "monster_effect_cost", "mons
 EQUIP_TO_KINDS = frozenset({"equip_to", "equip_to_race", "equip_to_race_not", "equip_to_attribute", "equip_to_name",
                             "equip_to_level_max", "equip_to_level_min", "equip_to_frame", "equip_to_atk_max"})
 """The effect kinds that say which monsters an Equip Spell may be equipped to (rules/activation_targets.lp)."""
-ACTIVATED_KINDS = ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | {"activates_in_damage_step"}
+NEEDS_FILTER_KINDS = frozenset({"needs_race", "needs_attribute", "needs_name", "needs_archetype", "needs_level",
+                                "needs_frame", "needs_frame_not", "needs_atk_max", "needs_icon"})
+"""The effect kinds that say what the cards a needs_cards entry counts must be (rules/activation_targets.lp)."""
+ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | NEEDS_FILTER_KINDS
+                   | {"activates_in_damage_step"})
 """Every kind about activating a card or an effect: audited apart from Summons, attacks and positions."""
 
 

@@ -166,7 +166,8 @@ def relevant(sentence: str) -> bool:
 ACTIVATION_TOPIC = "activation"
 """The pattern file (facts/patterns/activation.yaml) whose patterns read a Spell or Trap Card's activation
 sentences (read_activation), and only those: each may read a part of a sentence (a cost, the event it
-answers), so it is never run over other texts (derive)."""
+answers), so it is never run over other texts (derive).  A file named activation_<part>.yaml holds patterns of
+the same topic."""
 
 ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I) for name, parts in {
     # docs/design/activation.md section 1 (the survey's kinds, grouped): words that put a condition on the
@@ -357,7 +358,8 @@ def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = Non
                 problems += found
                 continue
             ids.add(item["id"])
-            out.append(Pattern(item["id"], regex, tuple(item["effects"]), path.stem,
+            topic = ACTIVATION_TOPIC if path.stem.startswith(ACTIVATION_TOPIC + "_") else path.stem
+            out.append(Pattern(item["id"], regex, tuple(item["effects"]), topic,
                                tuple(item.get("matches") or ()), tuple(item.get("near_misses") or ()),
                                item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame"),
                                bool(item.get("numbered")), bool(item.get("fallback")), item.get("cards")))
