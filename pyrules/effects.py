@@ -255,7 +255,8 @@ EQUIP_TO_KINDS = frozenset({"equip_to", "equip_to_race", "equip_to_race_not", "e
                             "equip_to_level_max", "equip_to_level_min", "equip_to_frame", "equip_to_atk_max"})
 """The effect kinds that say which monsters an Equip Spell may be equipped to (rules/activation_targets.lp)."""
 NEEDS_FILTER_KINDS = frozenset({"needs_race", "needs_attribute", "needs_name", "needs_archetype", "needs_level",
-                                "needs_frame", "needs_frame_not", "needs_atk_max", "needs_icon"})
+                                "needs_frame", "needs_frame_not", "needs_atk_max", "needs_icon", "needs_cards_also",
+                                "needs_level_as_tributed"})
 """The effect kinds that say what the cards a needs_cards entry counts must be (rules/activation_targets.lp)."""
 ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | NEEDS_FILTER_KINDS
                    | {"activates_in_damage_step"})
