@@ -284,8 +284,12 @@ TARGET_FILTER_KINDS = frozenset({"target_race", "target_attribute", "target_name
                                  "targets_after_cost", "equips_summoned_monster"})
 """The effect kinds that narrow what an activation's targets (or the cards it needs) must be, or say where they may
 come from (rules/activation_targets.lp); they come with an entry of ACTIVATION_CONDITION_KINDS."""
+NEEDS_FILTER_KINDS = frozenset({"needs_race", "needs_attribute", "needs_name", "needs_archetype", "needs_level",
+                                "needs_frame", "needs_frame_not", "needs_atk_max", "needs_icon", "needs_cards_also",
+                                "needs_level_as_tributed"})
+"""The effect kinds that say what the cards a needs_cards entry counts must be (rules/activation_targets.lp)."""
 ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | TARGET_FILTER_KINDS
-                   | {"activates_in_damage_step"})
+                   | NEEDS_FILTER_KINDS | {"activates_in_damage_step"})
 """Every kind about activating a card or an effect: audited apart from Summons, attacks and positions."""
 
 
