@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from pyrules import Engine  # noqa: E402
 from pyrules.solver import program_for  # noqa: E402
-from workload import summons_board, typical  # noqa: E402
+from workload import KINDS  # noqa: E402
 
 # the clingo C API calls a query makes (solver.ground_and_solve): only instructions inside them count
 CALLS = ("clingo_control_new", "clingo_program_builder_begin", "clingo_program_builder_add",
@@ -72,8 +72,8 @@ WHOLE_CHILD = """
 import sys
 sys.path[:0] = [sys.argv[1], sys.argv[1] + "/benchmarks"]
 from pyrules import Engine
-from workload import summons_board, typical
-make = summons_board if sys.argv[2] == "board" else typical
+from workload import KINDS
+make = KINDS[sys.argv[2]]
 n, runs = int(sys.argv[3]), int(sys.argv[4])
 engine = Engine()
 for i in range(1, engine.statements.TEXT_QUERIES + 6):     # past the text queries and the parse
@@ -123,14 +123,15 @@ def main() -> None:
         sys.exit(2)
     engine = Engine()
     for i in range(engine.statements.TEXT_QUERIES + 2):     # the rules' cache written now, not in a counted child
-        engine.legal(typical(i))
+        engine.legal(KINDS["typical"](i))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "child.py").write_text(CHILD)
         (work / "whole.py").write_text(WHOLE_CHILD)
         (work / "none.facts").write_text("")
-        for name, snap in (("typical", typical(1)), ("board (issue 13)", summons_board(1))):
+        for name, make in KINDS.items():
+            snap = make(1)
             _, facts, _ = engine.encode(snap)
             kept, read = program_for(engine.statements, facts)
             program, facts_file = work / f"{len(rows)}.lp", work / f"{len(rows)}.facts"
@@ -138,16 +139,16 @@ def main() -> None:
             facts_file.write_text("\n".join(str(f) for f in read) + "\n")
             rows.append((name, len(kept), body_literals(kept), len(read),
                          count(work, program, facts_file, args.runs), count(work, program, work / "none.facts", args.runs)))
-        whole = [count_whole(work, kind, args.whole) for kind in ("typical", "board")] if args.whole > 0 else []
+        whole = [count_whole(work, kind, args.whole) for kind in KINDS] if args.whole > 0 else []
     base = rows[0][4]
-    print(f"{'query':18s} {'statements':>10s} {'body literals':>13s} {'facts':>6s} "
+    print(f"{'query':24s} {'statements':>10s} {'body literals':>13s} {'facts':>6s} "
           f"{'instructions':>13s} {'without facts':>13s} {'x typical':>9s}")
     for name, n, lits, nf, full, bare in rows:
-        print(f"{name:18s} {n:10d} {lits:13d} {nf:6d} {full / 1e6:12.1f}M {bare / 1e6:12.1f}M {full / base:8.2f}x")
+        print(f"{name:24s} {n:10d} {lits:13d} {nf:6d} {full / 1e6:12.1f}M {bare / 1e6:12.1f}M {full / base:8.2f}x")
     if whole:
         print(f"\nwhole legal(), pyrules' Python included (mean of {args.whole} snapshots of each kind):")
-        for name, got in zip(("typical", "board (issue 13)"), whole):
-            print(f"{name:18s} {got / 1e6:12.1f}M {got / whole[0]:8.2f}x")
+        for name, got in zip(KINDS, whole):
+            print(f"{name:24s} {got / 1e6:12.1f}M {got / whole[0]:8.2f}x")
 
 
 if __name__ == "__main__":

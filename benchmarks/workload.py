@@ -118,3 +118,14 @@ def spell_trap_board(n: int = 0) -> dict:
     snap["chain"] = [{"card": "as0", "player": "A"}, {"card": "bs9", "player": "B"}, {"card": "as1", "player": "A"}]
     snap["priority"] = "B"
     return uniquify(snap, n) if n else snap
+
+
+def typical_no_spells_traps(n: int = 0) -> dict:
+    """The typical snapshot with no Spell or Trap Card anywhere (issue 36: such a query within 1.1x of its
+    cost before activations were judged)."""
+    return snapshot(n, backrow=0)
+
+
+KINDS = {"typical": typical, "typical, no Spell/Trap": typical_no_spells_traps, "board (issue 13)": summons_board,
+         "activation board (36)": spell_trap_board}
+"""The snapshot kinds benchmarks/instructions.py counts, by the name its table prints."""

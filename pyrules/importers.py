@@ -27,7 +27,7 @@ from typing import Any, Iterable
 import yaml
 
 from .cards import CardDB, load_overlay, load_yaml, pool_problems
-from .effects import Vocabulary
+from .effects import Vocabulary, vocabulary
 from .errors import InvalidInput, Problem
 from .limits import parse_json, read_file
 from .patterns import Activation, Derived, Pattern, derive, read_activation
@@ -414,7 +414,27 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
         record = audit_record(card, derived, props)
         if record is not None:
             result.audit[card["name"]] = record
+    _pool_spelling(result, voc)
     return result
+
+
+def _pool_spelling(result: ImportResult, voc: Vocabulary | None) -> None:
+    """A card name an entry's `name`-typed argument takes from a text, spelt as the pool spells that card where
+    they differ only in capitals: "Valkyrion the Magna Warrior"'s text names "Alpha The Magnet Warrior", the
+    pool's card is "Alpha the Magnet Warrior" (an entry naming no card of the pool would match nothing)."""
+    kinds = (voc or vocabulary()).kinds
+    names = {c["name"] for c in result.cards}
+    folded: dict[str, list[str]] = {}
+    for n in names:
+        folded.setdefault(n.casefold(), []).append(n)
+    for card in result.cards:
+        for entry in card.get("effects") or ():
+            kind = kinds.get(entry.get("effect"))
+            for arg in kind.args if kind else ():
+                value = entry.get(arg.name)
+                same = folded.get(value.casefold(), []) if arg.type == "name" and isinstance(value, str) else []
+                if value not in names and len(same) == 1:
+                    entry[arg.name] = same[0]
 
 
 # ---- entry points ------------------------------------------------------------------
