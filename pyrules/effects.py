@@ -267,7 +267,9 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         "condition_monsters", "answers_set", "answers_summon_atk_max",
                                         "condition_no_cards", "draws_by_own_name_in_graveyard",
                                         "condition_hand_and_field_min", "needs_free_zones_on_field",
-                                        "condition_own_monster_attacked"})
+                                        "condition_own_monster_attacked",
+                                        # wp-auditB: cards sent to the Graveyard
+                                        "answers_sent_to_graveyard"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 

@@ -177,7 +177,9 @@ ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I
     # moment a card is activated.  A sentence of the card's activation that says one of these, in a part no
     # activation pattern reads, leaves the activation unmodelled.
     "a condition": [r"\b(?:activate only|only activate|can only (?:be )?activate|can only be activated|"
-                    r"activate this card only|must be on the field to activate|you must control)\b"],
+                    r"activate this card only|must be on the field to activate|you must control)\b",
+                    # wp-auditB: the event a card answers, worded as a permission ("Gust", "Major Riot")
+                    r"^you can activate this card when\b"],
     "a cost": [r"\b(?:pay|discard|tribut\w*|send|banish|remove from play)\b[^.;]*(?:;|\bto (?:activate|negate|"
                r"destroy|special|draw|add|target|select|return|inflict|look|change)\b)",
                r"^(?:pay|discard|tribute|banish|remove from play|send) ", r"\bpay (?:half|\d+|lp)\b",
