@@ -260,7 +260,9 @@ NOT_AT_ACTIVATION = re.compile(
     # activated (tests/test_patterns_auditB.py)
     r"|after this card's activation, it remains on the field\b"
     r"|when this card is activated: if\b"
-    r"|while this card is face-up on the field\b)",   # what the face-up card does while it stays (the same card)
+    r"|while this card is face-up on the field\b"     # what the face-up card does while it stays (the same card)
+    # a permission the card grants for the rest of the turn, used once its condition holds, then or later ("Last Will")
+    r"|if [^.:]*\bthis turn, you can [^.]*\bonce during this turn\b)",
     re.I)
 """Sentences of a Spell or Trap Card's text that say what happens at another moment than its activation (after it
 resolved, when it is drawn or destroyed while Set, at a later End Phase, each time an event it replaces happens): the

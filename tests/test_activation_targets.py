@@ -47,6 +47,7 @@ SURVEY_EVENTS_MODELLED = {
     ("Michizure", "on_destroyed_or_sent"): "answers_sent_to_graveyard",
     ("Rope of Life", "on_destroyed_or_sent"): "answers_sent_to_graveyard",
     ("Major Riot", "on_destroyed_or_sent"): "answers_returned_to_hand",
+    ("Serial Spell", "on_other_event"): "answers_activation",      # the player's own Normal Spell activated
 }
 
 

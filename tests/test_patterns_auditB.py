@@ -27,6 +27,11 @@ def test_you_can_activate_this_card_when_asks_a_condition(text):
     # card text of "Swords of Revealing Light": how long it stays, a flip only if a face-down monster is there when it
     # resolves, and what it does while face-up: it is activated whatever the opponent controls
     (SWORDS, "spell", "normal"),
+    # card text of "Last Will": a Special Summon it allows once during the turn, when a monster of the player's has been
+    # or is later sent to the Graveyard this turn (the reference engine's script activates it at any time)
+    ("If a monster on your side of the field was sent to your Graveyard this turn, you can Special Summon 1 monster "
+     "with an ATK of 1500 points or less from your Deck once during this turn. Then shuffle your Deck.", "spell",
+     "normal"),
     # card text of "Level Limit - Area B", "Stumbling": a Continuous Spell's lasting effect on the monsters there or
     # Summoned later, applied while it is face-up (none need be there when it is activated)
     ("Change all face-up Level 4 or higher monsters to Defense Position.", "spell", "continuous"),
@@ -43,6 +48,8 @@ def test_what_a_card_does_once_resolved_asks_nothing(text, kind, icon):
     # a "When this card is activated:" with no "If", a condition before "while"
     ("Change all face-up Level 4 or higher monsters to Defense Position.", "spell", "normal", "cards it needs"),
     ("When this card is activated: Destroy all monsters your opponent controls.", "spell", "normal", "cards it needs"),
+    ("If a monster on your side of the field was sent to your Graveyard this turn, Special Summon 1 monster from your "
+     "Deck.", "spell", "normal", "a condition"),
     ("You can only activate this card while there is a face-up \"Sealmaster Meisei\" on your side of the field.",
      "spell", "continuous", "a condition"),
 ])
