@@ -289,7 +289,9 @@ TARGET_FILTER_KINDS = frozenset({"target_race", "target_attribute", "target_name
 come from (rules/activation_targets.lp); they come with an entry of ACTIVATION_CONDITION_KINDS."""
 NEEDS_FILTER_KINDS = frozenset({"needs_race", "needs_attribute", "needs_name", "needs_archetype", "needs_level",
                                 "needs_frame", "needs_frame_not", "needs_atk_max", "needs_icon", "needs_cards_also",
-                                "needs_level_as_tributed"})
+                                "needs_level_as_tributed",
+                                # wp-auditB
+                                "needs_race_any", "needs_level_at_most_tributed_plus"})
 """The effect kinds that say what the cards a needs_cards entry counts must be (rules/activation_targets.lp)."""
 ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | TARGET_FILTER_KINDS
                    | NEEDS_FILTER_KINDS | {"activates_in_damage_step"})
