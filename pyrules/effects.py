@@ -284,7 +284,8 @@ EQUIP_TO_KINDS = frozenset({"equip_to", "equip_to_race", "equip_to_race_not", "e
 TARGET_FILTER_KINDS = frozenset({"target_race", "target_attribute", "target_name", "target_archetype", "target_frame",
                                  "target_frame_not", "target_level_max", "target_level_min", "target_atk_max",
                                  "target_card_kind", "target_attacking", "target_level_below_hand_monster", "target_not_attack_target",
-                                 "targets_after_cost", "equips_summoned_monster"})
+                                 "targets_after_cost", "equips_summoned_monster",
+                                 "target_level_sum_of_own_monsters"})     # wp-auditB
 """The effect kinds that narrow what an activation's targets (or the cards it needs) must be, or say where they may
 come from (rules/activation_targets.lp); they come with an entry of ACTIVATION_CONDITION_KINDS."""
 NEEDS_FILTER_KINDS = frozenset({"needs_race", "needs_attribute", "needs_name", "needs_archetype", "needs_level",
