@@ -48,6 +48,7 @@ SURVEY_EVENTS_MODELLED = {
     ("Rope of Life", "on_destroyed_or_sent"): "answers_sent_to_graveyard",
     ("Major Riot", "on_destroyed_or_sent"): "answers_returned_to_hand",
     ("Serial Spell", "on_other_event"): "answers_activation",      # the player's own Normal Spell activated
+    ("Shift", "on_other_event"): "answers_single_target_on_own_monster",
 }
 
 
