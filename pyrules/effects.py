@@ -271,7 +271,7 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         # wp-auditB: cards sent to the Graveyard
                                         "answers_sent_to_graveyard", "answers_returned_to_hand",
                                         "answered_link_targets_one_monster", "answered_link_target_race",
-                                        "answers_single_target_on_own_monster"})
+                                        "answers_single_target_on_own_monster", "condition_battle_damage_at_least"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 

@@ -49,6 +49,7 @@ SURVEY_EVENTS_MODELLED = {
     ("Major Riot", "on_destroyed_or_sent"): "answers_returned_to_hand",
     ("Serial Spell", "on_other_event"): "answers_activation",      # the player's own Normal Spell activated
     ("Shift", "on_other_event"): "answers_single_target_on_own_monster",
+    ("Nutrient Z", "on_damage"): "condition_battle_damage_at_least",      # the damage of the battle in progress
 }
 
 
