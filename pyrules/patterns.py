@@ -177,7 +177,9 @@ ACTIVATION_SAYS: dict[str, re.Pattern] = {name: re.compile("|".join(parts), re.I
     # moment a card is activated.  A sentence of the card's activation that says one of these, in a part no
     # activation pattern reads, leaves the activation unmodelled.
     "a condition": [r"\b(?:activate only|only activate|can only (?:be )?activate|can only be activated|"
-                    r"activate this card only|must be on the field to activate|you must control)\b"],
+                    r"activate this card only|must be on the field to activate|you must control)\b",
+                    # wp-auditB: the event a card answers, worded as a permission ("Gust", "Major Riot")
+                    r"^you can activate this card when\b"],
     "a cost": [r"\b(?:pay|discard|tribut\w*|send|banish|remove from play)\b[^.;]*(?:;|\bto (?:activate|negate|"
                r"destroy|special|draw|add|target|select|return|inflict|look|change)\b)",
                r"^(?:pay|discard|tribute|banish|remove from play|send) ", r"\bpay (?:half|\d+|lp)\b",
@@ -209,7 +211,10 @@ EFFECT_COST = re.compile(r"\bto (?:use|activate) this card's effect\b|\bto infli
                          # face-up card's effect, paid each time it is used, not of the card's activation
                          r"\bto destroy\b", re.I)
 EFFECT_OPENING = re.compile(r"^(?:when|if|each time|once per turn|during|while|as long as|you can|at the|"
-                            r"each player|neither player|either player|all|\(|the equipped|a monster equipped|this card)\b",
+                            r"each player|neither player|either player|all|\(|the equipped|a monster equipped|this card|"
+                            # wp-auditB: a lasting effect on the monsters there or Summoned later ("Level Limit - Area B",
+                            # "Stumbling"), applied while the card is face-up: it asks nothing of the activation
+                            r"change all face-up|any monster that is)\b",
                             re.I)
 
 
@@ -249,7 +254,15 @@ NOT_AT_ACTIVATION = re.compile(
     r"|when this face-down card is destroyed\b"    # the Set card's own trigger, before any activation ("Statue of the Wicked")
     r"|during the end phase of the turn this card was activated\b"   # a delayed effect ("Super Rejuvenation")
     r"|when activating this card, your opponent cannot check\b"      # how it resolves, not when ("Question")
-    r"|when [^.]*\bas substitutes\b)",            # a replacement it applies for the turn ("Spirit Elimination")
+    r"|when [^.]*\bas substitutes\b"            # a replacement it applies for the turn ("Spirit Elimination")
+    # wp-auditB: "Swords of Revealing Light": how long the card stays once resolved, and an effect its resolution applies
+    # only if a state holds then ("If your opponent controls a face-down monster, flip ..."): neither limits when it is
+    # activated (tests/test_patterns_auditB.py)
+    r"|after this card's activation, it remains on the field\b"
+    r"|when this card is activated: if\b"
+    r"|while this card is face-up on the field\b"     # what the face-up card does while it stays (the same card)
+    # a permission the card grants for the rest of the turn, used once its condition holds, then or later ("Last Will")
+    r"|if [^.:]*\bthis turn, you can [^.]*\bonce during this turn\b)",
     re.I)
 """Sentences of a Spell or Trap Card's text that say what happens at another moment than its activation (after it
 resolved, when it is drawn or destroyed while Set, at a later End Phase, each time an event it replaces happens): the

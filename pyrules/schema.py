@@ -21,7 +21,8 @@ PHASES = list(PHASE_NAMES)
 BATTLE_STEPS = ["start", "battle", "damage", "end"]
 EVENTS = ["normal_summon", "set", "flip_summon", "special_summon", "position_change", "flipped",
           "attack", "draw", "battle_by_effect", "returned", "control_change", "set_spell_trap", "activate",
-          "enter_phase", "destroyed", "battle_damage"]
+          "enter_phase", "destroyed", "battle_damage",
+          "returned_to_hand"]     # wp-auditB: a card returned from the field to its owner's hand (docs/snapshots.md)
 SUMMON_EVENTS = ("normal_summon", "flip_summon", "special_summon")     # may carry summoning: true (CONTRACT 8)
 SPECIAL_SUMMON_METHODS = ["synchro", "fusion", "ritual", "procedure", "revive", "effect", "other"]
 

@@ -102,7 +102,7 @@ VERBS = {
     "special_summon": "was Special Summoned", "position_change": "had its battle position changed",
     "flipped": "was flipped face-up by an attack", "attack": "declared an attack",
     "battle_by_effect": "battled through a card effect", "returned": "returned to the field",
-    "control_change": "changed control",
+    "control_change": "changed control", "returned_to_hand": "was returned from the field to the hand",
 }
 
 

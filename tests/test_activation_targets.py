@@ -40,6 +40,16 @@ SURVEY_EVENTS_MODELLED = {
     ("Pineapple Blast", "on_other_event"): "answers_own_normal_summon",
     ("Sebek's Blessing", "on_other_event"): "answers_battle_damage",
     ("Tragedy", "on_other_event"): "answers_opponent_position_to_defense",
+    # wp-auditB: a card sent to the Graveyard, a monster returned to the hand
+    ("Driving Snow", "on_destroyed_or_sent"): "answers_sent_to_graveyard",
+    ("Gust", "on_destroyed_or_sent"): "answers_sent_to_graveyard",
+    ("Hero Signal", "on_destroyed_or_sent"): "answers_sent_to_graveyard",
+    ("Michizure", "on_destroyed_or_sent"): "answers_sent_to_graveyard",
+    ("Rope of Life", "on_destroyed_or_sent"): "answers_sent_to_graveyard",
+    ("Major Riot", "on_destroyed_or_sent"): "answers_returned_to_hand",
+    ("Serial Spell", "on_other_event"): "answers_activation",      # the player's own Normal Spell activated
+    ("Shift", "on_other_event"): "answers_single_target_on_own_monster",
+    ("Nutrient Z", "on_damage"): "condition_battle_damage_at_least",      # the damage of the battle in progress
 }
 
 
