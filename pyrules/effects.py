@@ -293,13 +293,19 @@ ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_
 """Every kind about activating a card or an effect: audited apart from Summons, attacks and positions."""
 
 
+SUMMON_SPELL_KINDS = frozenset({"ritual_spell_for", "ritual_spell_for_attribute", "fusion_spell"})
+"""The effect kinds of a Spell whose activation is a Ritual or Fusion Summon: rules/activation_targets.lp activates it
+only while that Summon could be performed (rules/ritual.lp, rules/fusion.lp).  They are the Summons' kinds, so they
+stay out of ACTIVATED_KINDS (the Summons' audit keeps these cards)."""
+
+
 def activation_modelled(card: dict) -> bool:
-    """True when the card's entries state its activation's conditions (ACTIVATION_CONDITION_KINDS), or it is an
-    Equip Spell (every one needs a face-up monster to equip: rules/activation_targets.lp, which its equip_to*
-    entries narrow), and its activation text asks nothing they leave unread (no `activation_unmodelled`,
-    pyrules.importers)."""
+    """True when the card's entries state its activation's conditions (ACTIVATION_CONDITION_KINDS, or the Summon a
+    Ritual Spell or "Polymerization" performs: SUMMON_SPELL_KINDS), or it is an Equip Spell (every one needs a face-up
+    monster to equip: rules/activation_targets.lp, which its equip_to* entries narrow), and its activation text asks
+    nothing they leave unread (no `activation_unmodelled`, pyrules.importers)."""
     return not card.get("activation_unmodelled") and (card.get("spell_type") == "equip" or any(
-        e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ()))
+        e.get("effect") in ACTIVATION_CONDITION_KINDS | SUMMON_SPELL_KINDS for e in card.get("effects") or ()))
 
 
 def monster_effects_modelled(card: dict) -> bool:
