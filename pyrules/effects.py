@@ -76,6 +76,9 @@ KIND_GROUPS = {
     "equip_to": "says which monsters an Equip Spell may be equipped to",
     "monster_effect": "states a monster's activated effect (rules/monster_effects.lp)",
     "activation_window": "widens the windows a card is activated in (the Damage Step)",
+    "summon_spell": "names the Summon a Spell's activation performs (a Ritual Spell, \"Polymerization\"): the "
+                    "activation is judged by whether that Summon could be performed; a Summon kind, audited with the "
+                    "Summons",
 }
 """The groups a kind of rules/effects.yaml may declare (`group:`): every kind about activating a card or an
 effect has one (the card audit reads them); Summon, attack and position kinds have none."""
@@ -266,18 +269,19 @@ def card_entries(card: dict) -> list[dict]:
 
 def kinds_in(*groups: str, voc: Vocabulary | None = None) -> frozenset[str]:
     """The kinds of the vocabulary (default the shipped one) whose `group:` is one of `groups` (KIND_GROUPS);
-    with no group, every kind about activating a card or an effect (any group): audited apart from Summons,
-    attacks and positions."""
+    with no group, every kind about activating a card or an effect (any group but summon_spell, whose kinds are
+    the Summons'): audited apart from Summons, attacks and positions."""
     kinds = (voc or vocabulary()).kinds.values()
-    return frozenset(k.name for k in kinds if k.group and (not groups or k.group in groups))
+    return frozenset(k.name for k in kinds if k.group and (k.group in groups if groups else k.group != "summon_spell"))
 
 
 def activation_modelled(card: dict) -> bool:
-    """True when the card's entries state its activation's conditions (a kind of group activation_condition), or it is an
-    Equip Spell (every one needs a face-up monster to equip: rules/activation_targets.lp, which its equip_to*
+    """True when the card's entries state its activation's conditions (a kind of group activation_condition, or
+    summon_spell: the Summon a Ritual Spell or "Polymerization" performs, rules/ritual.lp, rules/fusion.lp), or it
+    is an Equip Spell (every one needs a face-up monster to equip: rules/activation_targets.lp, which its equip_to*
     entries narrow), and its activation text asks nothing they leave unread (no `activation_unmodelled`,
     pyrules.importers)."""
-    conditions = kinds_in("activation_condition")
+    conditions = kinds_in("activation_condition", "summon_spell")
     return not card.get("activation_unmodelled") and (card.get("spell_type") == "equip" or any(
         e.get("effect") in conditions for e in card.get("effects") or ()))
 

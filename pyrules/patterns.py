@@ -242,8 +242,20 @@ def activation_sentences(text: str, kind: str, icon: str) -> list[str]:
             out.append(s)
     if (kind, icon) not in PERSISTENT:
         return out
-    return [s for i, s in enumerate(out) if not EFFECT_COST.search(s)
+    return [s for i, s in enumerate(out) if not EFFECT_COST.search(s) and not _face_up_cost(out, i)
             and (ACTIVATES.search(s) or (i == 0 and not EFFECT_OPENING.match(s)))]
+
+
+FACE_UP_COST_ALONE = re.compile(r"^discard \d+ cards? from your hand\.?$", re.I)
+NEGATION_OPENING = re.compile(r"^negate\b", re.I)
+
+
+def _face_up_cost(out: list[str], i: int) -> bool:
+    """wp-ritual (issue 36): on a card that stays face-up, a sentence that is a cost alone, followed by one that negates
+    other cards' effects ("Discard 1 card from your hand. Negate the effect of a Trap Card that targets 1 face-up
+    Dragon-Type monster ...": "The Dragon's Bead"), is the cost of the face-up card's effect, paid each time it negates
+    one, not of the card's activation (tests/test_patterns_ritual.py; docs/activation.md)."""
+    return bool(FACE_UP_COST_ALONE.match(out[i])) and i + 1 < len(out) and bool(NEGATION_OPENING.match(out[i + 1]))
 
 
 NOT_AT_ACTIVATION = re.compile(
