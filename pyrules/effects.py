@@ -271,7 +271,8 @@ ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "act
                                         # the second audit round, list A (rules/activation_cards.lp)
                                         "condition_face_up_attribute", "needs_any_of",
                                         "condition_deck_covers_opponent_graveyard",
-                                        "needs_graveyard_attribute_per_hand_card"})
+                                        "needs_graveyard_attribute_per_hand_card",
+                                        "condition_attack_on_stronger_defense", "condition_own_race_battling"})
 """The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
 patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
 
@@ -286,7 +287,8 @@ TARGET_FILTER_KINDS = frozenset({"target_race", "target_attribute", "target_name
                                  "target_frame_not", "target_level_max", "target_level_min", "target_atk_max",
                                  "target_card_kind", "target_attacking", "target_level_below_hand_monster", "target_not_attack_target",
                                  "targets_after_cost", "equips_summoned_monster",
-                                 "target_face_up", "target_spell_or_face_down"})
+                                 "target_face_up", "target_spell_or_face_down", "target_attacked_this_turn",
+                                 "target_union_equipped"})
 """The effect kinds that narrow what an activation's targets (or the cards it needs) must be, or say where they may
 come from (rules/activation_targets.lp); they come with an entry of ACTIVATION_CONDITION_KINDS."""
 NEEDS_FILTER_KINDS = frozenset({"needs_race", "needs_attribute", "needs_name", "needs_archetype", "needs_level",
