@@ -32,11 +32,14 @@ SURVEY_MISREADS = {
     ("Axe of Despair", "cost_tribute"): "When this card is sent from the field to the Graveyard: You can Tribute 1 monster",
     # wp-rest: how the effect is carried out, not when the card is activated (pyrules.patterns.NOT_AT_ACTIVATION)
     ("Question", "other_condition"): "When activating this card, your opponent cannot check cards in the Graveyard",
+    # audit list A: "you can use this effect" is the Quick-Play Spell's own activation, not a face-up card's effect
+    ("Combination Attack", "continuous_activated_effect"): "During a Battle Phase, you can use this effect on 1 monster",
 }
 SURVEY_EVENTS_MODELLED = {
     # the events the survey calls other (or damage) that a kind models for these cards (wp-conds; the entry named)
     ("Drop Off", "on_other_event"): "answers_opponent_draw",
     ("Inferno Tempest", "on_damage"): "answers_battle_damage",
+    ("Attack and Receive", "on_damage"): "answers_battle_damage",   # audit list A: the damage a snapshot records
     ("Pineapple Blast", "on_other_event"): "answers_own_normal_summon",
     ("Sebek's Blessing", "on_other_event"): "answers_battle_damage",
     ("Tragedy", "on_other_event"): "answers_opponent_position_to_defense",
