@@ -10,8 +10,9 @@ path, read-only) of pyrules' successor with `digest_after`.  The core's `after` 
 decision point: it skips the prompts where nobody may act, so when the digests differ the script
 follows pyrules' successors while the player with priority has one permitted action and it is no
 choice (`pass`, as docs/design/activation.md section 4 says; also `end_turn`), or the Draw Phase's
-`draw` (whose card is read from the core's hand), or the move out of the Draw or Standby Phase's open
-state when the core is in a later phase (the core moves on by itself there), comparing after each.
+`draw` (whose card is read from the core's hand), or the move out of the Draw, Standby or End Phase's
+open state when the core is in a later phase or turn (the core moves on by itself there), comparing after
+each.
 
 Tallies per action kind: `agree` (at once), `agree_after_steps` (with how many no-choice steps),
 `differ`, `forbidden` (pyrules does not permit the core's action), `invalid` (pyrules refuses the
@@ -29,10 +30,12 @@ raw (every line as recorded) and corrected:
   Corrected by comparing again with `window: event`: the corrected figure counts that outcome, so a
   disagreement that remains stays a disagreement.
 - `procedure_recorded_as_activate`: the core's chain candidate was a continuous procedure, not an
-  activation (its EDESC byte, written as `core.edesc` by the wrapper that records it, is nonzero), or, in a
-  record without the byte, the core's successor in the same turn shows no activation of the card.  Counted
-  only when pyrules forbids the activation (which is what the rules say of a procedure); left out of the
-  corrected figure, since the record holds no action pyrules could be compared on.
+  activation ("Messenger of Peace"'s Standby Phase payment, "Swords of Revealing Light"'s count): the
+  core did not chain the card before its next decision point (`core.chained: false`, written by the
+  wrapper that records it), or its EDESC byte (`core.edesc`) is nonzero, or, in a record with neither,
+  the core's successor in the same turn shows no activation of the card.  Counted only when pyrules
+  forbids the activation (which is what the rules say of a procedure); left out of the corrected
+  figure, since the record holds no action pyrules could be compared on.
 
 Usage (the oracle's environment: ORACLE_OUT, ORACLE_TOOLS if the harness is elsewhere):
   python tools/oracle_next.py [--max N] [--keep K] [--passes P] RESULTS.next.jsonl.gz...
@@ -104,24 +107,27 @@ def forced(engine: Engine, snap: dict, want: dict) -> dict | None:
     """The one action pyrules permits the player with priority when it is no choice: `pass` or `end_turn`; or
     the Draw Phase's `draw` whenever it is permitted (the core's next decision point after an End Phase is
     past the next turn's draw, its response windows skipped), its card named from the core's digest (the one
-    card the hand gained); or, in the open state of the Draw or Standby Phase while the core's point is in
-    another phase, the move to the next phase (the core has no command prompt in those phases: once both
-    players have passed there it moves on itself); or `pass` at the other player's last chance before a
-    phase move (`moving_to`, CONTRACT 10) while the core's point is in another phase (the core is past that
-    phase, so nobody acted: an activation would have cancelled the move); else None."""
+    card the hand gained); or, in the open state of the Draw, Standby or End Phase while the core's point is
+    in another phase or turn, the move to the next phase or `end_turn` (the core has no command prompt in
+    those phases: once both players have passed there it moves on itself); or `pass` at the other player's
+    last chance before a phase move (`moving_to`, CONTRACT 10) while the core's point is in another phase or
+    turn (the core is past that phase, so nobody acted: an activation would have cancelled the move); else
+    None."""
     try:
         permitted = [a.to_json() for a in engine.legal(snap).permitted]
     except InvalidInput:
         return None
     draws = [a for a in permitted if a["action"] == "draw"]   # the core's next point is past the normal draw
-    onward = {"draw": "standby", "standby": "main1"}.get(snap.get("phase", ""))
-    moves = [a for a in permitted if a["action"] == "enter_phase" and a.get("phase") == onward]
+    onward = {"draw": {"action": "enter_phase", "phase": "standby"}, "standby": {"action": "enter_phase", "phase": "main1"},
+              "end": {"action": "end_turn"}}.get(snap.get("phase", ""))
+    moves = [a for a in permitted if a == onward]
     passes = [a for a in permitted if a["action"] == "pass"]
+    elsewhere = (want.get("phase"), want.get("turn")) != (snap.get("phase"), snap.get("turn"))
     if draws:
         permitted = draws[:1]
-    elif passes and snap.get("moving_to") and want.get("phase") != snap.get("phase"):
+    elif passes and snap.get("moving_to") and elsewhere:
         return passes[0]
-    elif moves and not snap.get("window") and want.get("phase") != snap.get("phase"):
+    elif moves and not snap.get("window") and elsewhere:
         return moves[0]
     if len(permitted) != 1 or permitted[0]["action"] not in ("pass", "end_turn", "draw"):
         return None
@@ -168,11 +174,15 @@ def recorded_error(rec: dict, status: str) -> str | None:
 
 
 def recorded_procedure(rec: dict) -> bool:
-    """Whether the core's chain candidate a line activates was a continuous procedure: its EDESC byte when
-    recorded, else no activation of the card in the core's successor of the same turn."""
-    edesc = (rec.get("core") or {}).get("edesc")
-    if edesc is not None:
-        return bool(edesc)
+    """Whether the core's chain candidate a line activates was a continuous procedure, not an activation: the
+    wrapper's `core.chained` when recorded (the core chained the card before its next decision point or not); else a
+    nonzero EDESC byte (EDESC_OPERATION, EDESC_RESET; a continuous effect's byte is 0 like an activation's, so 0
+    says nothing); else no activation of the card in the core's successor of the same turn."""
+    core = rec.get("core") or {}
+    if "chained" in core:
+        return not core["chained"]
+    if core.get("edesc"):
+        return True
     before, after, card = rec["before"], rec["after"], rec["action"]["card"]
     activated = [e for e in after.get("this_turn", []) if e.get("event") == "activate" and e.get("card") == card]
     in_chain = any(link.get("card") == card for link in after.get("chain", []))
