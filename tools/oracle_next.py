@@ -29,8 +29,8 @@ raw (every line as recorded) and corrected:
   events and none of them is an activation (no chain has ended this turn, which would set the mark again).
   Corrected by comparing again with `window: event`: the corrected figure counts that outcome, so a
   disagreement that remains stays a disagreement.
-- `procedure_recorded_as_activate`: the core's chain candidate was a continuous procedure, not an
-  activation ("Messenger of Peace"'s Standby Phase payment, "Swords of Revealing Light"'s count): the
+- `procedure_recorded_as_activate`: the core's chain candidate, a face-up Spell or Trap Card, was a
+  continuous procedure, not an activation ("Messenger of Peace"'s Standby Phase payment, "Swords of Revealing Light"'s count): the
   core did not chain the card before its next decision point (`core.chained: false`, written by the
   wrapper that records it), or its EDESC byte (`core.edesc`) is nonzero, or, in a record with neither,
   the core's successor in the same turn shows no activation of the card.  Counted only when pyrules
@@ -179,6 +179,8 @@ def recorded_procedure(rec: dict) -> bool:
     nonzero EDESC byte (EDESC_OPERATION, EDESC_RESET; a continuous effect's byte is 0 like an activation's, so 0
     says nothing); else no activation of the card in the core's successor of the same turn."""
     core = rec.get("core") or {}
+    if not face_up_spell_trap(rec["before"], rec["action"]["card"]):  # a procedure is a face-up card's; a card from the
+        return False                                                 # hand takes a new id on the field: no evidence
     if "chained" in core:
         return not core["chained"]
     if core.get("edesc"):
@@ -187,6 +189,13 @@ def recorded_procedure(rec: dict) -> bool:
     activated = [e for e in after.get("this_turn", []) if e.get("event") == "activate" and e.get("card") == card]
     in_chain = any(link.get("card") == card for link in after.get("chain", []))
     return after.get("turn") == before.get("turn") and not activated and not in_chain
+
+
+def face_up_spell_trap(snap: dict, card: str) -> bool:
+    """Whether `card` is a face-up card in a Spell & Trap Zone (or the Field Zone) of the snapshot."""
+    cards = [c for side in snap.get("players", {}).values() for c in side.get("spells_traps") or []]
+    cards += [side["field_spell"] for side in snap.get("players", {}).values() if isinstance(side.get("field_spell"), dict)]
+    return any(isinstance(c, dict) and c.get("id") == card and c.get("face") == "up" for c in cards)
 
 
 def differing(a: Any, b: Any, path: str = "") -> dict[str, Any]:
