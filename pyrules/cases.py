@@ -237,7 +237,7 @@ def _legal(v: Any, path: str) -> list[Problem]:
 
 
 # next: what each key of a step's `expect` reads in the successor snapshot (docs/ruling-cases.md)
-NEXT_FIELDS = ("zones", "positions", "faces", "life", "deck", "events", "this_turn", "phase", "battle_step", "turn",
+NEXT_FIELDS = ("zones", "positions", "faces", "equipped", "life", "deck", "events", "this_turn", "phase", "battle_step", "turn",
                "turn_player", "priority", "window", "passed", "attack", "chain", "winner", "moving_to",
                "unresolved", "unmodelled", "effects")
 STEP_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
@@ -496,7 +496,7 @@ _WHO_DEFAULTS = {"window": "open", "passed": False, "attack": None, "chain": [],
 
 def successor_mismatches(before: dict, r, expect: dict) -> list[str]:
     """What of `expect` the successor r (Engine.next) does not show: zones (id -> "P.zone"), positions and
-    faces (id -> word), life and deck (player -> number), events (the ones this step appended, in full),
+    faces (id -> word), equipped (Equip Card id -> the monster's id, or None), life and deck (player -> number), events (the ones this step appended, in full),
     this_turn (the successor's whole this_turn, in full), the top-level keys (absent: their defaults; priority: the
     turn player; effects: the applied effects in full), unresolved and unmodelled ids."""
     after = r.snapshot
@@ -505,6 +505,7 @@ def successor_mismatches(before: dict, r, expect: dict) -> list[str]:
         "zones": {i: places[i][0] if i in places else None for i in expect.get("zones") or {}},
         "positions": {i: places.get(i, ("", {}))[1].get("position") for i in expect.get("positions") or {}},
         "faces": {i: places.get(i, ("", {}))[1].get("face") for i in expect.get("faces") or {}},
+        "equipped": {i: places.get(i, ("", {}))[1].get("equipped_to") for i in expect.get("equipped") or {}},
         "life": {p: _side_value(after, "life", p, 8000) for p in expect.get("life") or {}},
         "deck": {p: _side_value(after, "deck", p, 30) for p in expect.get("deck") or {}},
         "events": (after.get("this_turn") or [])[len(before.get("this_turn") or []):]
