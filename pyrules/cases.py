@@ -17,6 +17,7 @@ examples (../shared/spec/examples):
           exact: true                            # optional: ... and no other reason is given
           notes: {materials_go_to: banished}     # optional: derived facts the verdict must report (that one value each)
           cites: [Toon Summoned Skull]           # optional: exactly the cards whose text its reasons cite
+          evidence: ["event 1: attack of ox"]    # optional: evidence lines the reasons must give (as `check` prints them)
           readings: {position_change_limit: any_change}   # optional, per check
       replay: true             # optional: `legal` must report this replay flag
       unmodelled: [ceal]       # optional: `legal` and every check must list exactly these ids as unmodelled
@@ -213,7 +214,7 @@ def _keys(v: dict, path: str, shapes: dict[str, Shape], required: tuple[str, ...
 
 CHECK_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
                                   "exact": _flag, "readings": _or_null(_words), "notes": _or_null(_words),
-                                  "cites": _or_null(_strings)}
+                                  "cites": _or_null(_strings), "evidence": _or_null(_strings)}
 LEGAL_SHAPES: dict[str, Shape] = {"includes": _or_null(_actions), "excludes": _or_null(_actions), "count": _count}
 
 
@@ -421,6 +422,15 @@ def _verdict_details(case: dict, chk: dict, v, got_ids: list[str]) -> tuple[bool
     wrong = {k: notes.get(k) for k, want_v in (chk.get("notes") or {}).items() if notes.get(k) != [str(want_v)]}
     if wrong:
         return False, f"expected notes {chk['notes']}, got {notes}"
+    return _expect_evidence(chk, v)
+
+
+def _expect_evidence(chk: dict, v) -> tuple[bool, str]:
+    """evidence: lines that must be among the evidence the verdict's reasons give (then cites)."""
+    got = [line for r in v.reasons for line in r.evidence]
+    missing = [line for line in chk.get("evidence") or [] if line not in got]
+    if missing:
+        return False, f"expected the evidence {missing} among {got}"
     return _expect_cites(chk, v)
 
 

@@ -45,10 +45,11 @@ class Kind(NamedTuple):
     about: str           # card | player
     printed: str         # field | anywhere
     args: tuple[Arg, ...]
+    group: str | None = None   # what it is about when it is about activating (KIND_GROUPS), else None
 
     def to_json(self) -> dict[str, Any]:
         return {"effect": self.name, "meaning": self.meaning, "source": self.source, "about": self.about,
-                "printed": self.printed,
+                "printed": self.printed, **({"group": self.group} if self.group else {}),
                 "args": [{"name": a.name, "type": a.type, "meaning": a.meaning,
                           **({"search": list(a.search)} if a.search else {})} for a in self.args]}
 
@@ -66,6 +67,19 @@ def _arg(name: str, spec: dict) -> Arg:
     return Arg(name, spec["type"], spec.get("meaning", ""), tuple(spec.get("search") or ()))
 
 
+KIND_GROUPS = {
+    "activation_condition": "states a condition of a Spell or Trap Card's activation (rules/activation_conditions.lp, "
+                            "rules/activation_targets.lp): a card with one counts as having its activation modelled",
+    "target_filter": "narrows what an activation's event, targets (or the cards it needs) must be, or where they "
+                     "come from; it comes with an activation_condition entry",
+    "needs_filter": "says what the cards a needs_cards entry counts must be",
+    "equip_to": "says which monsters an Equip Spell may be equipped to",
+    "monster_effect": "states a monster's activated effect (rules/monster_effects.lp)",
+    "activation_window": "widens the windows a card is activated in (the Damage Step)",
+}
+"""The groups a kind of rules/effects.yaml may declare (`group:`): every kind about activating a card or an
+effect has one (the card audit reads them); Summon, attack and position kinds have none."""
+
 ARG_TYPES = ["integer", "name", "archetype", "attribute", "race", "frame", "boolean"]
 _ARG_SPEC = {"type": "object", "additionalProperties": False, "required": ["type"],
              "properties": {"type": {"anyOf": [{"type": "array", "items": {"type": "string", "minLength": 1}},
@@ -80,6 +94,7 @@ DECLARATION_SCHEMA: dict[str, Any] = {
             "type": "object", "additionalProperties": False, "required": ["meaning", "source"],
             "properties": {"meaning": {"type": "string", "minLength": 1}, "source": {"type": "string", "minLength": 1},
                            "about": {"enum": ["card", "player"]}, "printed": {"enum": ["field", "anywhere"]},
+                           "group": {"enum": list(KIND_GROUPS)},
                            "args": {"anyOf": [_ARGS, {"type": "null"}]}}}},
         "filters": _ARGS, "conditions": _ARGS}}
 """The shape of rules/effects.yaml (its header says what each key means)."""
@@ -120,7 +135,7 @@ def load_vocabulary(folder: Path | None = None) -> Vocabulary:
     for name, spec in data["kinds"].items():
         kinds[name] = Kind(name, spec["meaning"], spec["source"], spec.get("about", "card"),
                            spec.get("printed", "field"),
-                           tuple(_arg(a, s) for a, s in (spec.get("args") or {}).items()))
+                           tuple(_arg(a, s) for a, s in (spec.get("args") or {}).items()), spec.get("group"))
     return Vocabulary(kinds, {n: _arg(n, s) for n, s in data["filters"].items()},
                       {n: _arg(n, s) for n, s in data["conditions"].items()})
 
@@ -249,57 +264,22 @@ def card_entries(card: dict) -> list[dict]:
     return list(card.get("effects") or ())
 
 
-ACTIVATION_CONDITION_KINDS = frozenset({"answers_attack", "answers_summon", "activation_cost", "activation_timing",
-                                        "activation_condition", "activation_condition_named",
-                                        "answers_activation", "answers_activation_named", "answers_summon_attempt", "once_per_turn",
-                                        "cannot_be_activated", "trap_monster",
-                                        # what an activation needs to find (rules/activation_targets.lp)
-                                        "activation_target", "needs_cards", "needs_free_monster_zones",
-                                        # wp-conds: more conditions of the card's own (rules/activation_conditions.lp)
-                                        "activation_condition_any_named", "activation_condition_archetype",
-                                        "activation_cost_monster_named", "activation_cost_monster_race",
-                                        "activation_cost_monster_archetype", "activation_cost_monster_attribute",
-                                        "needs_named_card", "needs_race_in_hand", "answers_special_summon_of",
-                                        "answers_own_normal_summon", "answers_battle_damage", "answers_opponent_draw",
-                                        "answers_opponent_position_to_defense", "needs_card_in_any",
-                                        "activation_cost_discard_attribute", "needs_def_at_most_tributed_atk",
-                                        # wp-targets: conditions and targets
-                                        "condition_monsters", "answers_set", "answers_summon_atk_max",
-                                        "condition_no_cards", "draws_by_own_name_in_graveyard",
-                                        "condition_hand_and_field_min", "needs_free_zones_on_field",
-                                        "condition_own_monster_attacked"})
-"""The effect kinds (rules/effects.yaml) that state a condition of a Spell or Trap Card's activation (the
-patterns of facts/patterns/activation.yaml read them, each in the part of a sentence it matches)."""
-
-MONSTER_EFFECT_KINDS = frozenset({"monster_effect", "monster_effect_cost", "monster_effect_target",
-                                  "monster_effect_once_per_turn"})
-"""The effect kinds that state a monster's activated effect (rules/monster_effects.lp)."""
-EQUIP_TO_KINDS = frozenset({"equip_to", "equip_to_race", "equip_to_race_not", "equip_to_attribute", "equip_to_name",
-                            "equip_to_level_max", "equip_to_level_min", "equip_to_frame", "equip_to_atk_max",
-                            "equip_to_archetype"})
-"""The effect kinds that say which monsters an Equip Spell may be equipped to (rules/activation_targets.lp)."""
-TARGET_FILTER_KINDS = frozenset({"target_race", "target_attribute", "target_name", "target_archetype", "target_frame",
-                                 "target_frame_not", "target_level_max", "target_level_min", "target_atk_max",
-                                 "target_card_kind", "target_attacking", "target_level_below_hand_monster", "target_not_attack_target",
-                                 "targets_after_cost", "equips_summoned_monster"})
-"""The effect kinds that narrow what an activation's targets (or the cards it needs) must be, or say where they may
-come from (rules/activation_targets.lp); they come with an entry of ACTIVATION_CONDITION_KINDS."""
-NEEDS_FILTER_KINDS = frozenset({"needs_race", "needs_attribute", "needs_name", "needs_archetype", "needs_level",
-                                "needs_frame", "needs_frame_not", "needs_atk_max", "needs_icon", "needs_cards_also",
-                                "needs_level_as_tributed"})
-"""The effect kinds that say what the cards a needs_cards entry counts must be (rules/activation_targets.lp)."""
-ACTIVATED_KINDS = (ACTIVATION_CONDITION_KINDS | MONSTER_EFFECT_KINDS | EQUIP_TO_KINDS | TARGET_FILTER_KINDS
-                   | NEEDS_FILTER_KINDS | {"activates_in_damage_step"})
-"""Every kind about activating a card or an effect: audited apart from Summons, attacks and positions."""
+def kinds_in(*groups: str, voc: Vocabulary | None = None) -> frozenset[str]:
+    """The kinds of the vocabulary (default the shipped one) whose `group:` is one of `groups` (KIND_GROUPS);
+    with no group, every kind about activating a card or an effect (any group): audited apart from Summons,
+    attacks and positions."""
+    kinds = (voc or vocabulary()).kinds.values()
+    return frozenset(k.name for k in kinds if k.group and (not groups or k.group in groups))
 
 
 def activation_modelled(card: dict) -> bool:
-    """True when the card's entries state its activation's conditions (ACTIVATION_CONDITION_KINDS), or it is an
+    """True when the card's entries state its activation's conditions (a kind of group activation_condition), or it is an
     Equip Spell (every one needs a face-up monster to equip: rules/activation_targets.lp, which its equip_to*
     entries narrow), and its activation text asks nothing they leave unread (no `activation_unmodelled`,
     pyrules.importers)."""
+    conditions = kinds_in("activation_condition")
     return not card.get("activation_unmodelled") and (card.get("spell_type") == "equip" or any(
-        e.get("effect") in ACTIVATION_CONDITION_KINDS for e in card.get("effects") or ()))
+        e.get("effect") in conditions for e in card.get("effects") or ()))
 
 
 def monster_effects_modelled(card: dict) -> bool:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import POOL_FILE, rulings_cards
-from .effects import ACTIVATED_KINDS, activation_modelled, monster_effects_modelled
+from .effects import activation_modelled, kinds_in, monster_effects_modelled
 from .importers import ImportResult, import_cards
 from .paths import facts_dir
 
@@ -33,9 +33,9 @@ def effects_of(record: dict) -> list[dict]:
 
 def activated_only(record: dict) -> bool:
     """A record whose text says nothing of Summons, attacks or positions the patterns leave unread and
-    whose entries are all about activations (ACTIVATED_KINDS)."""
+    whose entries are all about activations (a kind with a `group:`, pyrules.effects.kinds_in)."""
     kinds = {e["effect"] for e in effects_of(record)}
-    return bool(kinds) and kinds <= ACTIVATED_KINDS and "unmodelled" not in record
+    return bool(kinds) and kinds <= kinds_in() and "unmodelled" not in record
 
 
 def audit(result: ImportResult) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def audit(result: ImportResult) -> dict[str, Any]:
     battle positions (or that carry such an effect), each with its effects or why it is not modelled;
     the counts per effect kind; the share modelled, of them all and of those but the ones the overlay
     says have no bearing on the actions judged (counted apart: `no_bearing`, never as modelled).  A card
-    whose only entries are about activating it or its effects (pyrules.effects.ACTIVATED_KINDS) is
+    whose only entries are about activating it or its effects (pyrules.effects.kinds_in) is
     counted in the activation and monster-effect parts instead (`records` still lists every card)."""
     every = dict(sorted(result.audit.items()))
     records = {n: r for n, r in every.items() if not activated_only(r)}

@@ -18,7 +18,7 @@ from typing import Any, Iterator, NamedTuple
 
 import click
 
-from .effects import load_vocabulary
+from .effects import KIND_GROUPS, load_vocabulary
 from .paths import rules_dir
 from .rulebase import RuleBase
 
@@ -126,6 +126,7 @@ def _kind_lines(kind: dict[str, Any]) -> list[str]:
     printed = "wherever the card is" if kind["printed"] == "anywhere" else "face-up on the field"
     out = [f"### {kind['effect']}", "", f"`{kind['effect']}({args})`" if args else f"`{kind['effect']}`", "",
            kind["meaning"], "", f"- applies to {where}; a card's own printed entry works {printed}"]
+    out += [f"- group: `{kind['group']}` ({KIND_GROUPS[kind['group']]})"] if kind.get("group") else []
     out += [f"- `{a['name']}` ({_type_text(a['type'])}): {a['meaning']}" for a in kind["args"]]
     return out + [f"- source: {kind['source']}", ""]
 

@@ -159,6 +159,8 @@ def print_effects(voc) -> None:
         where = "a player" if k.about == "player" else "a card"
         printed = "; printed: works wherever the card is" if k.printed == "anywhere" else ""
         click.echo(f"  applies to {where}{printed}")
+        if k.group:
+            click.echo(f"  group: {k.group}")
         for a in k.args:
             click.echo(f"  {a.name}: {a.meaning}")
         click.echo(f"  source: {k.source}")

@@ -91,6 +91,20 @@ def test_test_k_selects_cases_and_json(tmp_path):
     assert json.loads(r.output) == {"passed": 1, "failed": 0, "failures": []}
 
 
+def test_a_check_with_evidence_needs_those_lines_among_the_reasons_evidence(tmp_path):
+    """`evidence`: each line must be among the evidence the reasons give (as `check` prints it)."""
+    good = CASES.replace("reasons: [summoned_this_turn]",
+                         "reasons: [summoned_this_turn]\n      evidence: [\"event 1: normal_summon of ox\"]")
+    (tmp_path / "good.yaml").write_text(good)
+    assert run("test", tmp_path).exit_code == 0
+    (tmp_path / "good.yaml").write_text(good.replace("event 1: normal_summon of ox", "event 2: normal_summon of ox"))
+    r = run("test", tmp_path)
+    assert r.exit_code == 1 and "expected the evidence ['event 2: normal_summon of ox']" in r.output, r.output
+    (tmp_path / "good.yaml").write_text(good.replace('evidence: ["event 1: normal_summon of ox"]', "evidence: 5"))
+    r = run("test", tmp_path)
+    assert r.exit_code == 2 and "evidence" in r.output, r.output
+
+
 def test_test_with_an_edited_rules_copy(tmp_path):
     (tmp_path / "good.yaml").write_text(CASES)
     rules = tmp_path / "rules"

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from pyrules import Engine, InvalidInput
 from pyrules.cli import main
-from pyrules.effects import entry_schema, generated_entries, load_vocabulary, vocabulary
+from pyrules.effects import entry_schema, generated_entries, kinds_in, load_vocabulary, vocabulary
 from pyrules.importers import import_cards, load_overlay
 from pyrules.patterns import load_patterns
 from pyrules.paths import rules_dir
@@ -169,3 +169,20 @@ def test_a_rules_folder_without_a_declaration_is_read_with_the_shipped_one(tmp_p
     with pytest.raises(InvalidInput) as info:           # asked for by name: no such file
         load_vocabulary(folder)
     assert info.value.problems[0].path == str(folder / "effects.yaml")
+
+
+ACTIVATION_RULES = ("activation_conditions.lp", "activation_targets.lp", "monster_effects.lp")
+
+
+def test_a_kind_read_only_by_the_activation_rules_declares_its_group():
+    """The card audit tells activation kinds from Summon and attack kinds by their `group:` alone
+    (pyrules.effects.kinds_in): a kind only the activation rules read, declared without one, would make
+    its cards count in the wrong part of the audit ("Chain Disappearance"'s answers_summon_stat_max did)."""
+    texts = {p.name: p.read_text() for p in rules_dir().glob("*.lp")}
+    missing = []
+    for kind in vocabulary().kinds.values():
+        readers = {name for name, text in texts.items() if f"{kind.name}," in text or f"{kind.name})" in text}
+        if readers and readers <= set(ACTIVATION_RULES) and not kind.group:
+            missing.append(kind.name)
+    assert missing == []
+    assert kinds_in("activation_condition") <= kinds_in() and "answers_summon_stat_max" in kinds_in("target_filter")
