@@ -40,6 +40,7 @@ SURVEY_EVENTS_MODELLED = {
     ("Drop Off", "on_other_event"): "answers_opponent_draw",
     ("Inferno Tempest", "on_damage"): "answers_battle_damage",
     ("Attack and Receive", "on_damage"): "answers_battle_damage",   # audit list A: the damage a snapshot records
+    ("Numinous Healer", "on_damage"): "answers_battle_damage",      # audit list A: the same sentence as the card above
     ("Pineapple Blast", "on_other_event"): "answers_own_normal_summon",
     ("Sebek's Blessing", "on_other_event"): "answers_battle_damage",
     ("Tragedy", "on_other_event"): "answers_opponent_position_to_defense",
