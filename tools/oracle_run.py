@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Play random duels in the reference duel engine and compare its lists with pyrules' (an instrument, never a test).
+
+Runs the oracle's harness (../shared/tools/oracle/compare.py, built as its README says) unchanged but for these
+additions, patched in from outside:
+1. compare.py's discard list compares counts (ints); on a disagreement its key is built with "|" + name, which
+   fails for an int: name_of is wrapped to return a str.
+2. Every disagreement is also written to $ORACLE_OUT/dis/LABEL_rR_sS.jsonl.gz (kind, dispute, the snapshot), so
+   each can be classified, not only the first example of each kind.
+3. The results JSON is written after every duel too, so a run stopped for time keeps its tallies.
+4. An activation taken at a chain prompt records the candidate's EDESC byte (`core.edesc` in *.next.jsonl);
+5. and whether the core chained it before its next decision point (`core.chained`: false for a continuous
+   procedure offered as a candidate, whose EDESC byte is 0 too).  tools/oracle_next.py reads both.
+
+With --corrected, the harness's known recording errors (docs/reference-engine.md) are corrected as the duel is
+played; the random policy draws nothing more, so the same seed plays the same duels, and each correction is
+tallied under "fix:*":
+- `events_mark` is reset at a new turn (the harness empties the turn's events there but keeps the mark, so the
+  Draw and Standby Phases' first response windows were written `open`);
+- the core's chain prompt to the turn player in an open state with an empty chain (after a chain resolved, or at
+  a phase's start) is not compared: the core offers only spell speed 2 and higher there and the speed-1 rest at
+  the idle command that follows, which is compared (CONTRACT 8 has one decision point there);
+- a chain candidate whose EDESC byte is nonzero is a continuous procedure, no activation: left out of the core's
+  list;
+- `attack` is dropped from a snapshot whose attacker, or attacked monster, has left the field.
+
+usage: ORACLE_OUT=DIR OCG_ORACLE_DIR=DIR ORACLE_ASSUME_NEW=1 python tools/oracle_run.py [--corrected] POOL NDUELS SEED RULE
+"""
+import collections
+import gzip
+import json
+import os
+import struct
+import sys
+
+HARNESS = os.environ.get("ORACLE_TOOLS", os.path.join(os.path.dirname(__file__), "../../shared/tools/oracle"))
+if not os.path.exists(os.path.join(HARNESS, "compare.py")):
+    sys.exit("no oracle harness at %s: set ORACLE_TOOLS to ../shared/tools/oracle" % HARNESS)  # exit status 1
+sys.path.insert(0, HARNESS)
+CORRECTED = "--corrected" in sys.argv
+if CORRECTED:
+    sys.argv.remove("--corrected")
+
+import compare  # type: ignore[import-not-found]  # noqa: E402
+
+FIX: collections.Counter = collections.Counter()
+
+
+ORIGINAL = {"track": compare.Duel.track, "snapshot": compare.Duel.snapshot,
+            "chain_point": compare.Runner.chain_point, "duel": compare.Runner.duel}
+
+
+def fixed_track(self, t, b):
+    """--corrected: the harness's events mark is reset at a new turn."""
+    out = ORIGINAL["track"](self, t, b)
+    if t == compare.M.NEW_TURN:
+        self.events_mark = 0
+    return out
+
+
+def fixed_snapshot(self, phase_name, first_turn_draw, extra=None):
+    """--corrected: no `attack` whose attacker or attacked monster has left the field."""
+    s = ORIGINAL["snapshot"](self, phase_name, first_turn_draw, extra)
+    a = s.get("attack")
+    if isinstance(a, dict):
+        on_field = {m["id"] for p in s["players"].values() for m in p.get("monsters") or [] if isinstance(m, dict)}
+        if a.get("attacker") not in on_field or a.get("target") not in on_field | {"direct"}:
+            del s["attack"]
+            FIX["stale_attack_dropped"] += 1
+        elif a.get("targets_at_declaration"):
+            a["targets_at_declaration"] = [t for t in a["targets_at_declaration"] if t in on_field]
+    return s
+
+
+def fixed_chain_point(self, d, b):
+    """--corrected: the open-state prompt to the turn player is not compared; procedures are no candidates."""
+    pl, n = b[0], b[1]
+    raw = [bytes(b[11 + 14 * k: 11 + 14 * (k + 1)]) for k in range(n)]
+    cands = [struct.unpack_from("<BBIII", b, 11 + 14 * k) for k in range(n)]
+    if not d.chain and len(d.events) <= d.events_mark and pl == d.turn_player and not d.moving_to:
+        FIX["open_select_chain_skipped"] += 1
+        saved, before = self.cmp_set, (self.tally["points:chain"], self.tally["agree_point"])
+        self.cmp_set = lambda *a, **k: True
+        try:
+            full, _ = ORIGINAL["chain_point"](self, d, b)
+        finally:
+            self.cmp_set = saved
+        self.tally["points:chain"], self.tally["agree_point"] = before
+        return full, cands
+    keep = [k for k, x in enumerate(cands) if x[0] == 0]
+    if len(keep) == n:
+        return ORIGINAL["chain_point"](self, d, b)
+    FIX["edesc_candidates_dropped"] += n - len(keep)
+    full, _ = ORIGINAL["chain_point"](self, d, bytes(b[:1]) + bytes([len(keep)]) + bytes(b[2:11])
+                                      + b"".join(raw[k] for k in keep))
+    return full, cands
+
+
+def fixed_duel(self, *a, **k):
+    """--corrected: the corrections' counts go into the tallies."""
+    try:
+        return ORIGINAL["duel"](self, *a, **k)
+    finally:
+        for key, v in FIX.items():
+            self.tally["fix:" + key] = v
+
+
+if CORRECTED:  # applied first, so the additions below wrap them (the results written after each duel hold fix:*)
+    compare.Duel.track, compare.Duel.snapshot = fixed_track, fixed_snapshot
+    compare.Runner.chain_point, compare.Runner.duel = fixed_chain_point, fixed_duel
+
+_name_of = compare.Runner.name_of
+compare.Runner.name_of = lambda self, snap, cid: str(_name_of(self, snap, cid))
+
+label = sys.argv[1] + ("x" if os.environ.get("ORACLE_ASSUME_NEW") else "")
+os.makedirs(os.path.join(compare.OUT, "dis"), exist_ok=True)
+LOG = gzip.open(os.path.join(compare.OUT, "dis", "%s_r%s_s%s.jsonl.gz" % (
+    label, sys.argv[4] if len(sys.argv) > 4 else "1", sys.argv[3] if len(sys.argv) > 3 else "1")), "wt")
+_disagree = compare.Runner.disagree
+
+
+def disagree(self, kind, snap, detail, cards=()):
+    rec = {"kind": kind, "cards": [str(c) for c in cards], "dispute": detail, "snapshot": snap}
+    if kind.startswith(("chain", "pass")) and getattr(self, "_chain_meta", None) is not None:
+        rec["core_cands"] = self._chain_meta  # per candidate: id, EDESC byte (0 activation, else a procedure), forced
+    LOG.write(json.dumps(rec) + "\n")
+    return _disagree(self, kind, snap, detail, cards)
+
+
+compare.Runner.disagree = disagree
+_chain_point = compare.Runner.chain_point
+
+
+def chain_point(self, d, b):
+    n = b[1]
+    cands = [compare.struct.unpack_from("<BBIII", b, 11 + 14 * k) for k in range(n)]
+    self._chain_meta = [[d.id_of(*compare.loc_of(x[3])[:3]), x[0], x[1], self.db.names.get(x[2] & 0x7fffffff)]
+                        for x in cands]
+    try:
+        return _chain_point(self, d, b)
+    finally:
+        self._chain_meta = None
+
+
+compare.Runner.chain_point = chain_point
+
+# 4. an activation the policy took at a chain prompt carries the candidate's EDESC byte in its `core` detail
+#    (results/*.next.jsonl): nonzero (EDESC_OPERATION / EDESC_RESET) marks a continuous procedure the core
+#    offers as a candidate, no activation (tools/oracle_next.py of pyrules reads it).
+_answer_chain = compare.Runner.answer_chain
+
+
+def answer_chain(self, d, b):
+    cands = [compare.struct.unpack_from("<BBIII", b, 11 + 14 * k) for k in range(b[1])]
+    self._took_edesc = {d.id_of(*compare.loc_of(x[3])[:3]): x[0] for x in cands}
+    try:
+        return _answer_chain(self, d, b)
+    finally:
+        self._took_edesc = None
+
+
+compare.Runner.answer_chain = answer_chain
+_took = compare.Runner.took
+
+
+def took(self, full, action, core):
+    edesc = getattr(self, "_took_edesc", None) or {}
+    if action.get("action") == "activate" and action.get("card") in edesc:
+        core = dict(core, edesc=edesc[action["card"]])
+    return _took(self, full, action, core)
+
+
+compare.Runner.took = took
+
+# 5. ... and whether the core chained it: `core.chained` (a MSG_CHAINING of that card before the next decision
+#    point; false: the candidate was a continuous procedure, such as "Messenger of Peace"'s Standby Phase payment,
+#    whose EDESC byte is 0 like an activation's).  Meaningful for a card already on the field only: a card activated
+#    from the hand is chained under its new field id.
+_track = compare.Duel.track
+
+
+def track(self, t, b):
+    if t == compare.M.CHAINING:
+        code, info, tc, tl, ts, desc, n = compare.struct.unpack_from("<IIBBBIB", b)
+        c, loc, s_, p = compare.loc_of(info)
+        self.oracle_chained = getattr(self, "oracle_chained", []) + [self.id_of(c, loc, s_)]
+    return _track(self, t, b)
+
+
+compare.Duel.track = track
+_took5 = compare.Runner.took
+
+
+def took5(self, full, action, core):
+    d = self.cur_duel
+    out = _took5(self, full, action, core)
+    self._chain_watch = None
+    if action.get("action") == "activate" and d is not None and self.pending:
+        self._chain_watch = (action["card"], len(getattr(d, "oracle_chained", [])), self.pending[2])
+    return out
+
+
+compare.Runner.took = took5
+_note = compare.Runner.note
+
+
+def note(self, d, full):
+    w = getattr(self, "_chain_watch", None)
+    if w and self.pending and self.pending[2] is w[2]:
+        w[2]["chained"] = w[0] in getattr(d, "oracle_chained", [])[w[1]:]
+    self._chain_watch = None
+    return _note(self, d, full)
+
+
+compare.Runner.note = note
+
+# 3. the results JSON is written after every duel too (same shape as compare.main's), so a run stopped for
+#    time keeps its tallies; compare.main overwrites it at the end.
+_duel = compare.Runner.duel
+ERRORS = {}
+
+
+def duel(self, seed, *a, **k):
+    try:
+        return _duel(self, seed, *a, **k)
+    except compare.HarnessError as e:
+        ERRORS[str(e)[:80]] = ERRORS.get(str(e)[:80], 0) + 1
+        raise
+    finally:
+        out = {"pool": label, "rule": self.rule, "seed": int(sys.argv[3]), "tally": dict(self.tally),
+               "errors": dict(ERRORS), "by_card": {"%s|%s" % kk: v for kk, v in self.by_card.most_common()},
+               "kcount": dict(self.kcount), "examples": {kk: v[0] for kk, v in self.kinds.items()},
+               "interim_duels_started": seed % 100000 + 1}
+        fn = os.path.join(compare.OUT, "results", "%s_r%d_s%s.json" % (label, self.rule, sys.argv[3]))
+        with open(fn + ".tmp", "w") as f:
+            json.dump(out, f)
+        os.replace(fn + ".tmp", fn)
+        LOG.flush()  # a run stopped for time keeps its disagreements up to the last duel
+
+
+compare.Runner.duel = duel
+sys.argv[0] = compare.__file__
+try:
+    compare.main()
+finally:
+    LOG.close()
