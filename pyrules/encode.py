@@ -329,6 +329,10 @@ def _encode_turn(enc: Encoding, game: Game) -> None:
     # CONTRACT 10: a listed Deck, its top card at position 1, each card by its name number
     out += [F("deck_card", enc.player(p), n, enc.names.number(card["name"]))
             for p, cards in game.deck_cards.items() for n, card in enumerate(cards, start=1)]
+    # ... and what each of those cards is, as the card deck(P,N) (no zone, no effect entries: rules/input.lp)
+    for p, cards in game.deck_cards.items():
+        for n, card in enumerate(cards, start=1):
+            out += _deck_card_facts(enc, Function("deck", [enc.player(p), Number(n)]), card)
     if game.moving_to is not None:
         out.append(F("moving_to", game.moving_to))
     if game.winner is not None:
@@ -337,6 +341,17 @@ def _encode_turn(enc: Encoding, game: Game) -> None:
         out.append(F("battle_step", game.battle_step))
     if game.battle_step_given:
         out.append(F("battle_step_given"))
+
+
+DECK_CARD_PREDICATES = frozenset(CARD_PREDICATES) - set(_ENTRY_FACTS)
+
+
+def _deck_card_facts(enc: Encoding, c: Symbol, card: dict) -> list[Symbol]:
+    """What a card of a listed Deck is (its name, kind, Level, Type, ...: card_facts without effect
+    entries), as card `c`, with the snapshot's prefix (batch)."""
+    made: list[Symbol] = []
+    card_facts(made, c, card, enc.names)
+    return [Function(f.name, [*enc.prefix, *f.arguments]) for f in made if f.name in DECK_CARD_PREDICATES]
 
 
 def _number_cards(enc: Encoding, game: Game) -> None:

@@ -231,6 +231,17 @@ def test_missing_timing_counterexample(engine, searcher):
     assert_round_trip(engine, cx)
 
 
+def test_unknown_deck_counterexample(engine, searcher):
+    """The reading unknown_deck: a search of the Deck for a card of some kind ("Terraforming": a Field Spell)
+    with the Deck given as a count, permitted under may_hold (the default) and refused under must_show."""
+    cx = searcher.diff("unknown_deck").found[0]
+    assert cx.action is not None and cx.action.action == "activate"
+    assert isinstance(cx.snapshot["players"]["A"].get("deck", 30), int)
+    assert cx.worlds["may_hold"]["model"] == (True, ())
+    assert cx.worlds["must_show"]["model"] == (False, ("deck_contents_unknown",))
+    assert_round_trip(engine, cx)
+
+
 # ---- verify ------------------------------------------------------------------------
 def test_shipped_properties_hold(searcher, shipped):
     props = searcher.properties()
