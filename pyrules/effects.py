@@ -76,6 +76,8 @@ KIND_GROUPS = {
     "equip_to": "says which monsters an Equip Spell may be equipped to",
     "monster_effect": "states a monster's activated effect (rules/monster_effects.lp)",
     "activation_window": "widens the windows a card is activated in (the Damage Step)",
+    "answered_effect": "says what a card's effect does that another card's activation answers or needs (the damage "
+                       "it inflicts, the turns it counts): it models no activation of the card itself",
     "summon_spell": "names the Summon a Spell's activation performs (a Ritual Spell, \"Polymerization\"): the "
                     "activation is judged by whether that Summon could be performed; a Summon kind, audited with the "
                     "Summons",

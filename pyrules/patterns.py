@@ -13,6 +13,8 @@ counted in text order, and "{number}" in any pattern's entries is the count so f
 cost or a "once per turn" sentence belongs to). `fallback: true` marks a broad pattern that reads
 a sentence only when no other pattern does (the first such in file order) (it tells an activated effect's type when nothing
 reads the rest of the sentence). `cards: monster` (spell, trap) reads only that kind of card's text.
+`aside: true` marks a pattern that reads a fact beside whatever else reads its sentence ("inflict 800 damage"): it
+does not count as reading the sentence, nor keeps a fallback or the numbering from it.
 `leaves:` lists the effects a resolved card leaves behind on the cards or the player it
 names (Scapegoat's "You cannot Summon other monsters the turn you activate this card"):
 they are not the card's own effects; a snapshot lists them under `effects:` (CONTRACT 6).
@@ -47,7 +49,7 @@ from .paths import facts_dir
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PATTERN_KEYS = {"id", "regex", "effects", "leaves", "frame", "matches", "near_misses", "covered_by", "note",
-                "checked", "numbered", "fallback", "cards"}
+                "checked", "numbered", "fallback", "cards", "aside"}
 FRAMES = ("special_summon_only", "trap_monster")      # the frame flags a pattern may set (`frame:`)
 
 
@@ -65,6 +67,7 @@ class Pattern:
     numbered: bool = False
     fallback: bool = False
     cards: str | None = None        # the kind of card (monster, spell, trap) whose text it reads; None: any
+    aside: bool = False             # reads a fact beside the sentence's other reads (it reads no sentence alone)
 
     def entries(self, match: re.Match, number: int = 0) -> list[dict]:
         """The pattern's entries with "{1}", "{name}" filled from the match's groups ("{number}": the
@@ -415,7 +418,8 @@ def load_patterns(folder: str | Path | None = None, voc: Vocabulary | None = Non
             out.append(Pattern(item["id"], regex, tuple(item["effects"]), _topic(path.stem),
                                tuple(item.get("matches") or ()), tuple(item.get("near_misses") or ()),
                                item.get("covered_by"), tuple(item.get("leaves") or ()), item.get("frame"),
-                               bool(item.get("numbered")), bool(item.get("fallback")), item.get("cards")))
+                               bool(item.get("numbered")), bool(item.get("fallback")), item.get("cards"),
+                               bool(item.get("aside"))))
     if problems:
         raise InvalidInput(problems)
     return out
@@ -460,9 +464,11 @@ def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = Non
     for sentence in sentences(text):
         spoken = topics(sentence)
         about += [t for t in spoken if t not in about]
-        hits = [(p, m) for p in patterns if not p.fallback and (m := p.regex.search(sentence))]
+        hits = [(p, m) for p in patterns if not p.fallback and not p.aside and (m := p.regex.search(sentence))]
         if not hits:        # the first fallback that reads it, alone
             hits = [(p, m) for p in patterns if p.fallback and (m := p.regex.search(sentence))][:1]
+        for p, m in ((p, m) for p in patterns if p.aside and (m := p.regex.search(sentence))):
+            _take(out, p, m, sentence, number + any(q.numbered for q, _ in hits), voc)
         if any(p.numbered for p, _ in hits):
             number += 1
         elif ACTIVATED.search(sentence):

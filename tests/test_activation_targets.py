@@ -54,6 +54,10 @@ SURVEY_EVENTS_MODELLED = {
     ("Serial Spell", "on_other_event"): "answers_activation",      # the player's own Normal Spell activated
     ("Shift", "on_other_event"): "answers_single_target_on_own_monster",
     ("Nutrient Z", "on_damage"): "condition_battle_damage_at_least",      # the damage of the battle in progress
+    # wp-oracleg2 (pool G seed 781): a discard of the card's player, an activation that would inflict damage to it
+    ("Forced Requisition", "on_other_event"): "answers_own_discard",
+    ("Barrel Behind the Door", "on_damage"): "answers_damage_effect",
+    ("Barrel Behind the Door", "counter_negates_damage_effect"): "answers_damage_effect",   # it redirects, not negates
 }
 
 

@@ -199,3 +199,15 @@ def test_activated_effects_are_numbered_in_text_order_and_fallbacks_give_their_t
     assert derive("Once per turn: You can discard 1 card.", kind="monster").unread_activated == []
     assert [e["effect"] for e in derive("You can only control 1 \"Gravekeeper's Guard\".", kind="monster").effects] == \
         ["only_one_controlled"]           # a limit, no activated effect
+
+
+def test_an_aside_pattern_reads_beside_the_others_and_keeps_fallbacks_and_numbers():
+    """An `aside` pattern (facts/patterns/damage.yaml) adds its entry to a sentence another pattern reads, and a
+    sentence it alone matches is still read by the fallbacks (its activated effect's type and number)."""
+    got = derive("You can Tribute 1 monster to inflict 500 damage to your opponent.", kind="monster")
+    kinds = [e["effect"] for e in got.effects]
+    assert "inflicts_effect_damage" in kinds and "monster_effect" in kinds
+    assert [e["number"] for e in got.effects if e["effect"] == "monster_effect"] == [1]
+    assert derive("Inflict 800 damage to your opponent.").effects == [{"effect": "inflicts_effect_damage", "whom": "opponent"}]
+    piercing = derive("If this card attacks a Defense Position monster, inflict piercing battle damage to your opponent.")
+    assert all(e["effect"] != "inflicts_effect_damage" for e in piercing.effects)
