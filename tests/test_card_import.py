@@ -366,7 +366,8 @@ def test_archetypes_come_from_the_setcode_or_the_archetype_field(tmp_path):
     SETCODE_ARCHETYPES lists, nothing for the others; YGOPRODeck's `archetype` is one name."""
     from pyrules.importers import cdb_archetypes
     assert cdb_archetypes(0x45) == ["Archfiend"] and cdb_archetypes(0) == []
-    assert cdb_archetypes(0x450062) == ["Archfiend"]               # "Toon Summoned Skull": Toon (not listed) + Archfiend
+    assert cdb_archetypes(0x450062) == ["Toon", "Archfiend"]       # "Toon Summoned Skull": Toon + Archfiend
+    assert cdb_archetypes(0x450010) == ["Archfiend"]               # 0x10 is not listed: nothing for it
     assert cdb_archetypes(0x1045 | 0x4 << 16) == ["Archfiend", "Amazoness"]
     path = make_cdb(tmp_path / "cards.cdb")
     con = sqlite3.connect(path)
