@@ -16,7 +16,12 @@ would be).  This is an over-approximation computed on the rules' text, no game r
   body literals allow at that variable's places (else "anything");
 - what a rule needs: each positive body literal's predicate, with the functor written in
   each of its argument positions; and for a positive comparison `V = t` of a variable that
-  stands in such positions, t's functor there (`V = (t1; t2)`: one of theirs);
+  stands in such positions, t's functor there (`V = (t1; t2)`: one of theirs); for a
+  predicate no rule defines (only facts give it, so the facts' keys say all that may stand
+  anywhere in it), also the functor written at each place inside its compound arguments
+  (`card_effect(C,_,monster_effect(ignition,X,_,_,_,_),_,_)` needs `ignition` first in a
+  `monster_effect/6` term at card_effect/5's third place, `card_effect/5:2>monster_effect/6:0`;
+  a fact's keys name each such place of its own);
 - the rules that can fire are found by iterating to a fixpoint from the facts;
 - then, when the program has `#show p/n.` statements (so that only the atoms they name are
   answered; term shows alone hide nothing), a rule is kept only if what it defines is read:
@@ -82,7 +87,8 @@ _KEYS: dict[object, tuple] = {}                 # the keys of a fact, cached by 
 _MAX_CACHED = 200_000
 
 
-def _symbol_functor(a: Symbol) -> str | None:
+def symbol_functor(a: Symbol) -> str | None:
+    """The functor of a symbol (a name and arity, a number, a string), ANYTHING for any other."""
     t = a.type
     if t is SymbolType.Function:
         return f"{a.name}/{len(a.arguments)}"
@@ -102,7 +108,22 @@ def _symbol_keys(f: Symbol) -> tuple:
         return (NEGATED,)
     args = f.arguments
     sig = f"{f.name}/{len(args)}"
-    return (sig, *((f"{sig}:{i}", _symbol_functor(a)) for i, a in enumerate(args)))
+    keys = [sig, *((f"{sig}:{i}", symbol_functor(a)) for i, a in enumerate(args))]
+    for i, a in enumerate(args):
+        _inner_keys(f"{sig}:{i}", a, keys)
+    return tuple(keys)
+
+
+def _inner_keys(place: str, a: Symbol, keys: list) -> None:
+    """(place, functor) of each argument inside a compound term at `place`, and inside those:
+    `card_effect/5:2>monster_effect/6:0` for the first argument of a monster_effect/6 term
+    at card_effect/5's third place (dependencies.py reads the rules' terms the same way)."""
+    if a.type is not SymbolType.Function or not a.arguments:
+        return
+    outer = f"{place}>{a.name}/{len(a.arguments)}"
+    for k, b in enumerate(a.arguments):
+        keys.append((f"{outer}:{k}", symbol_functor(b)))
+        _inner_keys(f"{outer}:{k}", b, keys)
 
 
 _SHARED: dict[tuple, tuple] = {}                # one tuple object for all facts with the same keys
