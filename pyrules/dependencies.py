@@ -13,7 +13,7 @@ from clingo import SymbolType
 from clingo.ast import ASTType, ComparisonOperator, Sign
 
 from .astwalk import atoms, children, head_body, predicates_read, signatures
-from .prune import ANYTHING, NUMBER, STRING, giving_first, symbol_functor
+from .prune import ANYTHING, NUMBER, STRING, ZONE, giving_first, symbol_functor
 
 
 def _term_functor(term: Any, consts: frozenset[str]) -> str | None:
@@ -304,6 +304,8 @@ def _analyse(rule: Any, consts: frozenset[str], given: frozenset[str] | None = N
             sig = f"{name}/{arity}"
             needs.append([sig, _literal_needs(sig, term, places, consts, given is not None and sig in given)])
     needs += _comparison_needs(rule, places, consts)
+    if given is not None and ZONE in given:
+        needs += _zone_needs(rule, consts, given)
     gives: list[list] = []
     defined, _ = head_body(rule) if rule.ast_type == ASTType.Rule else ([], set())
     for (name, arity), term in defined:
@@ -333,6 +335,30 @@ def _literal_needs(sig: str, term: Any, places: dict[str, list[str]], consts: fr
             if nested:
                 need += _nested_needs(f"{sig}:{j}", a, consts)
     return need
+
+
+def _zone_needs(rule: Any, consts: frozenset[str], given: frozenset[str]) -> list[list]:
+    """The needs of a positive body literal over a predicate only facts give, whose first argument is
+    a variable that a positive `zone(V,_,Z)` literal places in a zone named Z: the literal's needs
+    (inside its compound arguments too) as met by the facts of cards in that zone (prune.py names
+    them "@Z|" followed by the predicate or place: zoned keys)."""
+    zones: dict[str, set[str]] = {}
+    lits = []
+    for lit in rule.body:
+        got = _zone_atom(lit, consts) if lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign else None
+        if got is None or not got[1] or got[1][0] is None or got[1][0][0] != "v":
+            continue
+        if got[0] == ZONE and len(got[1]) == 3 and got[1][2] is not None and got[1][2][0] == "c":
+            zones.setdefault(got[1][0][1], set()).add(got[1][2][1])
+        elif got[0] in given and got[0] != ZONE:
+            lits.append((got[0], got[1][0][1], lit))
+    out: list[list] = []
+    for sig, var, lit in lits:
+        (_, term), = atoms(lit.atom)
+        need = _literal_needs(sig, term, {}, consts, True)
+        for z in sorted(zones.get(var, ())):
+            out.append([f"@{z}|{sig}", [[f"@{z}|{place}", f] for place, f in need]])
+    return out
 
 
 def _comparison_needs(rule: Any, places: dict[str, list[str]], consts: frozenset[str]) -> list[list]:

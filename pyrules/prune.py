@@ -21,7 +21,12 @@ would be).  This is an over-approximation computed on the rules' text, no game r
   anywhere in it), also the functor written at each place inside its compound arguments
   (`card_effect(C,_,monster_effect(ignition,X,_,_,_,_),_,_)` needs `ignition` first in a
   `monster_effect/6` term at card_effect/5's third place, `card_effect/5:2>monster_effect/6:0`;
-  a fact's keys name each such place of its own);
+  a fact's keys name each such place of its own); and when such a literal's first argument
+  is a variable that a positive `zone(V,P,Z)` literal of the rule places in a zone Z written
+  there (zone/3 given by facts alone), the same needs met by the facts of cards in Z: its
+  *zoned* keys, "@Z|" before the predicate or place, made per query from the facts of
+  those predicates (zoned_keys), so that a rule about an effect of a monster in the Monster
+  Zone is left out when only cards in hand carry such effects;
 - the rules that can fire are found by iterating to a fixpoint from the facts;
 - then, when the program has `#show p/n.` statements (so that only the atoms they name are
   answered; term shows alone hide nothing), a rule is kept only if what it defines is read:
@@ -166,6 +171,22 @@ def facts_keys(facts: Iterable[Symbol]) -> tuple[frozenset, list[tuple]]:
     return frozenset(have), each
 
 
+def zoned_keys(each: list[tuple], zoned: frozenset[str]) -> frozenset:
+    """The zoned keys of the facts of these predicates (facts_keys' `each`): for a fact whose first
+    argument is a card a `zone(I,P,Z)` fact places, its keys again prefixed by "@Z|" (what a rule
+    that places that card in zone Z needs of it: dependencies.py)."""
+    where: dict[int, set[str]] = {}
+    for k, first, zone in each:
+        if zone is not None and first is not None:
+            where.setdefault(first, set()).add(zone)
+    out: set = set()
+    for k, first, _ in each:
+        if first in where and k and k[0] in zoned:
+            for z in where[first]:
+                out.update(f"@{z}|{x}" if isinstance(x, str) else (f"@{z}|{x[0]}", x[1]) for x in k)
+    return frozenset(out)
+
+
 class Pruner:
     """The rules of a statement list that can fire, for the facts of a query.  `analysis` is
     dependencies.analyse(statements), maybe as read back from JSON (solver.pruner() makes it
@@ -188,6 +209,7 @@ class Pruner:
         self._defines = {r[0]: frozenset(sig for sig, _ in r[2]) for r in self.rules}
         self._body = {r[0]: None if r[3] is None else frozenset(r[3]) for r in self.rules}
         self._kept: dict[frozenset, list] = {}  # keys -> [kept indexes, predicates they read, kept statements]
+        self._zoned = frozenset(sig.partition("|")[2] for r in self.rules for sig, _ in r[1] if sig.startswith("@"))
         order = data.get("order")               # the rules in the order the fixpoint visits them (kept
         if not (isinstance(order, list) and sorted(order) == list(range(len(self.rules)))):   # with the analysis)
             order = giving_first(self.rules)
@@ -234,6 +256,8 @@ class Pruner:
 
     def _select(self, facts: Sequence[Symbol], by_zone: bool) -> tuple[list, list[Symbol]]:
         keys, each = facts_keys(facts)
+        if self._zoned:
+            keys = keys | zoned_keys(each, self._zoned)
         got = self._kept.get(keys)
         if got is None and NEGATED in keys:     # `-p(1)` given: clingo's `:- p(1), -p(1).` reads
             got = [list(range(len(self.source))), None, None, {}]     # every fact: all kept
