@@ -175,14 +175,15 @@ def zoned_keys(each: list[tuple], zoned: frozenset[str]) -> frozenset:
     """The zoned keys of the facts of these predicates (facts_keys' `each`): for a fact whose first
     argument is a card a `zone(I,P,Z)` fact places, its keys again prefixed by "@Z|" (what a rule
     that places that card in zone Z needs of it: dependencies.py)."""
-    where: dict[int, set[str]] = {}
+    where: dict[int | None, set[str]] = {}      # card -> its zones (None: the cards that are no number)
     for k, first, zone in each:
-        if zone is not None and first is not None:
+        if zone is not None:
             where.setdefault(first, set()).add(zone)
+    every = set().union(*where.values())
     out: set = set()
     for k, first, _ in each:
-        if first in where and k and k[0] in zoned:
-            for z in where[first]:
+        if k and k[0] in zoned:
+            for z in (every if first is None else where.get(first, ())):     # (not a number: any zone)
                 out.update(f"@{z}|{x}" if isinstance(x, str) else (f"@{z}|{x[0]}", x[1]) for x in k)
     return frozenset(out)
 

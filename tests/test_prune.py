@@ -170,6 +170,8 @@ def test_a_card_placed_in_a_zone_by_the_rule_needs_a_fact_of_a_card_there():
     facts[1] = parse_term("zone(1,1,monster_zone)")
     kept = [str(s) for s in _pruner(rules).kept(facts)]
     assert "f(C) :- eff(C,m(field)); zone(C,P,monster_zone)." in kept
+    named = [parse_term(f) for f in ("eff(a,m(field))", "zone(a,1,monster_zone)")]      # (cards that are no number)
+    assert "f(C) :- eff(C,m(field)); zone(C,P,monster_zone)." in [str(s) for s in _pruner(rules).kept(named)]
     derived = parse_text("zone(3,1,hand) :- eff(3,_). h(C) :- eff(C,m(hand)), zone(C,P,hand).")
     kept = [str(s) for s in _pruner(derived).kept(facts)]
     assert "h(C) :- eff(C,m(hand)); zone(C,P,hand)." in kept
