@@ -184,8 +184,17 @@ def zoned_keys(each: list[tuple], zoned: frozenset[str]) -> frozenset:
     for k, first, _ in each:
         if k and k[0] in zoned:
             for z in (every if first is None else where.get(first, ())):     # (not a number: any zone)
-                out.update(f"@{z}|{x}" if isinstance(x, str) else (f"@{z}|{x[0]}", x[1]) for x in k)
+                got = _ZONED.get((z, k))
+                if got is None:
+                    if len(_ZONED) >= _MAX_CACHED:
+                        _ZONED.clear()
+                    got = _ZONED[(z, k)] = tuple(f"@{z}|{x}" if isinstance(x, str) else (f"@{z}|{x[0]}", x[1])
+                                                 for x in k)
+                out.update(got)
     return frozenset(out)
+
+
+_ZONED: dict[tuple, tuple] = {}                 # (zone, a fact's keys) -> its zoned keys
 
 
 class Pruner:
