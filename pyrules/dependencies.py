@@ -13,7 +13,7 @@ from clingo import SymbolType
 from clingo.ast import ASTType, ComparisonOperator, Sign
 
 from .astwalk import atoms, children, head_body, predicates_read, signatures
-from .prune import ANYTHING, NUMBER, STRING, giving_first
+from .prune import ANYTHING, NUMBER, STRING, ZONE, giving_first, symbol_functor
 
 
 def _term_functor(term: Any, consts: frozenset[str]) -> str | None:
@@ -63,13 +63,14 @@ def analyse(statements: Sequence) -> dict:
     """What the pruner needs to know of a statement list, as plain JSON data: the statements
     always kept, each rule's needs and gives, and the predicates each statement reads."""
     whole, consts, unstable = _basics(statements)
+    given = _given_only(statements)
     always: list[int] = []
     rules: list[list] = []
     for i, s in enumerate(statements):
         if whole or s.ast_type not in (ASTType.Rule, ASTType.ShowTerm):
             always.append(i)
         else:
-            rules.append([i, *_analyse(s, consts), _body_reads(s, unstable)])
+            rules.append([i, *_analyse(s, consts, given), _body_reads(s, unstable)])
     reads = [sorted(f"{n}/{a}" for n, a in predicates_read([s])) for s in statements]
     # only `#show p/n.` (or `#show.`) hides the atoms it does not name; term shows alone do not
     shows = any(s.ast_type == ASTType.ShowSignature for s in statements)
@@ -249,11 +250,48 @@ def _pool(term: Any) -> list:
     return list(term.arguments) if term.ast_type == ASTType.Pool else [term]
 
 
-def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
+def _given_only(statements: Sequence) -> frozenset[str] | None:
+    """The predicates no rule's head defines (only facts give them), None when some head is
+    not read (a theory atom): the predicates whose compound arguments the facts alone fill, so
+    that a need inside such an argument is checked (_nested_needs)."""
+    defined: set[str] = set()
+    for s in statements:
+        if s.ast_type == ASTType.Rule:
+            if s.head.ast_type not in (ASTType.Literal, ASTType.Aggregate, ASTType.Disjunction,
+                                       ASTType.HeadAggregate):
+                return None
+            defined.update(f"{n}/{a}" for (n, a), _ in head_body(s)[0])
+    return frozenset(f"{n}/{a}" for n, a in predicates_read(statements)) - defined
+
+
+def _nested_needs(place: str, term: Any, consts: frozenset[str]) -> list[list]:
+    """[place, functor] of each argument written inside a compound term at `place` (and inside
+    those), where a constant or compound term is written: a place inside a compound term is
+    the place, ">", the term's functor, ":" and the position (`card_effect/5:2>monster_effect/6:0`,
+    as prune.py's facts' keys name it)."""
+    out: list[list] = []
+    if term.ast_type == ASTType.Function and not term.external:
+        args = [(a, _term_functor(a, consts)) for a in term.arguments]
+    elif term.ast_type == ASTType.SymbolicTerm and term.symbol.type is SymbolType.Function:
+        args = [(None, symbol_functor(a)) for a in term.symbol.arguments]
+    else:
+        return out
+    outer = f"{place}>{term.name if term.ast_type == ASTType.Function else term.symbol.name}/{len(args)}"
+    for k, (a, f) in enumerate(args):
+        if f is not ANYTHING:
+            out.append([f"{outer}:{k}", f])
+        if a is not None:
+            out += _nested_needs(f"{outer}:{k}", a, consts)
+    return out
+
+
+def _analyse(rule: Any, consts: frozenset[str], given: frozenset[str] | None = None) -> tuple[list, list]:
     """(what a rule's positive body needs: [predicate, [[place, functor]...]] per literal,
     what its head gives: [predicate, [[place, "functor", functor] or [place, "places",
     [the body places of its variable]]...]] per atom).  A `#show term : body.` is read as
-    a rule that gives nothing: it shows nothing while its body cannot hold."""
+    a rule that gives nothing: it shows nothing while its body cannot hold.  For a predicate
+    of `given` (no rule defines it), what is written inside its compound arguments is needed
+    too (_nested_needs): the facts' keys name every place inside theirs."""
     needs: list[list] = []
     places: dict[str, list[str]] = {}           # variable -> the body places it stands in
     for lit in rule.body:
@@ -264,16 +302,10 @@ def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
                 continue
             (name, arity), term = found[0]
             sig = f"{name}/{arity}"
-            need = []
-            for j, a in enumerate(_arguments(term)):
-                if a.ast_type == ASTType.Variable:
-                    places.setdefault(a.name, []).append(f"{sig}:{j}")
-                else:
-                    f = _term_functor(a, consts)
-                    if f is not ANYTHING:
-                        need.append([f"{sig}:{j}", f])
-            needs.append([sig, need])
+            needs.append([sig, _literal_needs(sig, term, places, consts, given is not None and sig in given)])
     needs += _comparison_needs(rule, places, consts)
+    if given is not None and ZONE in given:
+        needs += _zone_needs(rule, consts, given)
     gives: list[list] = []
     defined, _ = head_body(rule) if rule.ast_type == ASTType.Rule else ([], set())
     for (name, arity), term in defined:
@@ -286,6 +318,47 @@ def _analyse(rule: Any, consts: frozenset[str]) -> tuple[list, list]:
                 spec.append([f"{sig}:{j}", "functor", _term_functor(a, consts)])
         gives.append([sig, spec])
     return needs, gives
+
+
+def _literal_needs(sig: str, term: Any, places: dict[str, list[str]], consts: frozenset[str],
+                   nested: bool) -> list[list]:
+    """[place, functor] of each argument a positive body literal writes (with nested: inside its
+    compound arguments too); the places of its variables recorded in `places`."""
+    need: list[list] = []
+    for j, a in enumerate(_arguments(term)):
+        if a.ast_type == ASTType.Variable:
+            places.setdefault(a.name, []).append(f"{sig}:{j}")
+            continue
+        f = _term_functor(a, consts)
+        if f is not ANYTHING:
+            need.append([f"{sig}:{j}", f])
+            if nested:
+                need += _nested_needs(f"{sig}:{j}", a, consts)
+    return need
+
+
+def _zone_needs(rule: Any, consts: frozenset[str], given: frozenset[str]) -> list[list]:
+    """The needs of a positive body literal over a predicate only facts give, whose first argument is
+    a variable that a positive `zone(V,_,Z)` literal places in a zone named Z: the literal's needs
+    (inside its compound arguments too) as met by the facts of cards in that zone (prune.py names
+    them "@Z|" followed by the predicate or place: zoned keys)."""
+    zones: dict[str, set[str]] = {}
+    lits = []
+    for lit in rule.body:
+        got = _zone_atom(lit, consts) if lit.ast_type == ASTType.Literal and lit.sign == Sign.NoSign else None
+        if got is None or not got[1] or got[1][0] is None or got[1][0][0] != "v":
+            continue
+        if got[0] == ZONE and len(got[1]) == 3 and got[1][2] is not None and got[1][2][0] == "c":
+            zones.setdefault(got[1][0][1], set()).add(got[1][2][1])
+        elif got[0] in given and got[0] != ZONE:
+            lits.append((got[0], got[1][0][1], lit))
+    out: list[list] = []
+    for sig, var, lit in lits:
+        (_, term), = atoms(lit.atom)
+        need = _literal_needs(sig, term, {}, consts, True)
+        for z in sorted(zones.get(var, ())):
+            out.append([f"@{z}|{sig}", [[f"@{z}|{place}", f] for place, f in need]])
+    return out
 
 
 def _comparison_needs(rule: Any, places: dict[str, list[str]], consts: frozenset[str]) -> list[list]:

@@ -16,7 +16,17 @@ would be).  This is an over-approximation computed on the rules' text, no game r
   body literals allow at that variable's places (else "anything");
 - what a rule needs: each positive body literal's predicate, with the functor written in
   each of its argument positions; and for a positive comparison `V = t` of a variable that
-  stands in such positions, t's functor there (`V = (t1; t2)`: one of theirs);
+  stands in such positions, t's functor there (`V = (t1; t2)`: one of theirs); for a
+  predicate no rule defines (only facts give it, so the facts' keys say all that may stand
+  anywhere in it), also the functor written at each place inside its compound arguments
+  (`card_effect(C,_,monster_effect(ignition,X,_,_,_,_),_,_)` needs `ignition` first in a
+  `monster_effect/6` term at card_effect/5's third place, `card_effect/5:2>monster_effect/6:0`;
+  a fact's keys name each such place of its own); and when such a literal's first argument
+  is a variable that a positive `zone(V,P,Z)` literal of the rule places in a zone Z written
+  there (zone/3 given by facts alone), the same needs met by the facts of cards in Z: its
+  *zoned* keys, "@Z|" before the predicate or place, made per query from the facts of
+  those predicates (zoned_keys), so that a rule about an effect of a monster in the Monster
+  Zone is left out when only cards in hand carry such effects;
 - the rules that can fire are found by iterating to a fixpoint from the facts;
 - then, when the program has `#show p/n.` statements (so that only the atoms they name are
   answered; term shows alone hide nothing), a rule is kept only if what it defines is read:
@@ -82,7 +92,8 @@ _KEYS: dict[object, tuple] = {}                 # the keys of a fact, cached by 
 _MAX_CACHED = 200_000
 
 
-def _symbol_functor(a: Symbol) -> str | None:
+def symbol_functor(a: Symbol) -> str | None:
+    """The functor of a symbol (a name and arity, a number, a string), ANYTHING for any other."""
     t = a.type
     if t is SymbolType.Function:
         return f"{a.name}/{len(a.arguments)}"
@@ -102,7 +113,22 @@ def _symbol_keys(f: Symbol) -> tuple:
         return (NEGATED,)
     args = f.arguments
     sig = f"{f.name}/{len(args)}"
-    return (sig, *((f"{sig}:{i}", _symbol_functor(a)) for i, a in enumerate(args)))
+    keys = [sig, *((f"{sig}:{i}", symbol_functor(a)) for i, a in enumerate(args))]
+    for i, a in enumerate(args):
+        _inner_keys(f"{sig}:{i}", a, keys)
+    return tuple(keys)
+
+
+def _inner_keys(place: str, a: Symbol, keys: list) -> None:
+    """(place, functor) of each argument inside a compound term at `place`, and inside those:
+    `card_effect/5:2>monster_effect/6:0` for the first argument of a monster_effect/6 term
+    at card_effect/5's third place (dependencies.py reads the rules' terms the same way)."""
+    if a.type is not SymbolType.Function or not a.arguments:
+        return
+    outer = f"{place}>{a.name}/{len(a.arguments)}"
+    for k, b in enumerate(a.arguments):
+        keys.append((f"{outer}:{k}", symbol_functor(b)))
+        _inner_keys(f"{outer}:{k}", b, keys)
 
 
 _SHARED: dict[tuple, tuple] = {}                # one tuple object for all facts with the same keys
@@ -145,6 +171,32 @@ def facts_keys(facts: Iterable[Symbol]) -> tuple[frozenset, list[tuple]]:
     return frozenset(have), each
 
 
+def zoned_keys(each: list[tuple], zoned: frozenset[str]) -> frozenset:
+    """The zoned keys of the facts of these predicates (facts_keys' `each`): for a fact whose first
+    argument is a card a `zone(I,P,Z)` fact places, its keys again prefixed by "@Z|" (what a rule
+    that places that card in zone Z needs of it: dependencies.py)."""
+    where: dict[int | None, set[str]] = {}      # card -> its zones (None: the cards that are no number)
+    for k, first, zone in each:
+        if zone is not None:
+            where.setdefault(first, set()).add(zone)
+    every = set().union(*where.values())
+    out: set = set()
+    for k, first, _ in each:
+        if k and k[0] in zoned:
+            for z in (every if first is None else where.get(first, ())):     # (not a number: any zone)
+                got = _ZONED.get((z, k))
+                if got is None:
+                    if len(_ZONED) >= _MAX_CACHED:
+                        _ZONED.clear()
+                    got = _ZONED[(z, k)] = tuple(f"@{z}|{x}" if isinstance(x, str) else (f"@{z}|{x[0]}", x[1])
+                                                 for x in k)
+                out.update(got)
+    return frozenset(out)
+
+
+_ZONED: dict[tuple, tuple] = {}                 # (zone, a fact's keys) -> its zoned keys
+
+
 class Pruner:
     """The rules of a statement list that can fire, for the facts of a query.  `analysis` is
     dependencies.analyse(statements), maybe as read back from JSON (solver.pruner() makes it
@@ -167,6 +219,7 @@ class Pruner:
         self._defines = {r[0]: frozenset(sig for sig, _ in r[2]) for r in self.rules}
         self._body = {r[0]: None if r[3] is None else frozenset(r[3]) for r in self.rules}
         self._kept: dict[frozenset, list] = {}  # keys -> [kept indexes, predicates they read, kept statements]
+        self._zoned = frozenset(sig.partition("|")[2] for r in self.rules for sig, _ in r[1] if sig.startswith("@"))
         order = data.get("order")               # the rules in the order the fixpoint visits them (kept
         if not (isinstance(order, list) and sorted(order) == list(range(len(self.rules)))):   # with the analysis)
             order = giving_first(self.rules)
@@ -213,6 +266,8 @@ class Pruner:
 
     def _select(self, facts: Sequence[Symbol], by_zone: bool) -> tuple[list, list[Symbol]]:
         keys, each = facts_keys(facts)
+        if self._zoned:
+            keys = keys | zoned_keys(each, self._zoned)
         got = self._kept.get(keys)
         if got is None and NEGATED in keys:     # `-p(1)` given: clingo's `:- p(1), -p(1).` reads
             got = [list(range(len(self.source))), None, None, {}]     # every fact: all kept

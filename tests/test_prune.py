@@ -138,6 +138,45 @@ def test_a_comparison_of_a_variable_needs_its_functor_at_the_variables_places():
     assert "g(A) :- p(A,T); T = v(1)." in kept and "h(A) :- p(A,T); T = (t(_);u)." not in kept
 
 
+def test_what_is_written_inside_a_given_predicates_compound_arguments_is_needed():
+    """Inside the compound arguments of a predicate only facts give, a written constant must be
+    in some fact at that place; inside those of a derived predicate nothing is needed (its rules
+    do not say what they put there)."""
+    rules = parse_text("ign(C) :- eff(C,m(ignition,_,field)). trig(C) :- eff(C,m(trigger,_,_)). "
+                       "any(C) :- eff(C,m(_,_,_)). two(C) :- eff(C,m(_,n(b),_)). "
+                       "on(C,E) :- eff(C,E). d(C) :- on(C,m(ignition,_,_)).")
+    kept = [str(s) for s in _pruner(rules).kept([parse_term("eff(1,m(trigger,n(a),hand))")])]
+    assert "trig(C) :- eff(C,m(trigger,_,_))." in kept and "any(C) :- eff(C,m(_,_,_))." in kept
+    assert "ign(C) :- eff(C,m(ignition,_,field))." not in kept          # no m(ignition,...,...)
+    assert "two(C) :- eff(C,m(_,n(b),_))." not in kept                  # two levels in: n(a) only
+    assert "d(C) :- on(C,m(ignition,_,_))." in kept                     # on/2 is derived: not looked into
+    kept = [str(s) for s in _pruner(rules).kept([parse_term("eff(1,m(ignition,n(b),hand))")])]
+    assert "two(C) :- eff(C,m(_,n(b),_))." in kept and "ign(C) :- eff(C,m(ignition,_,field))." not in kept
+    rules = parse_text("eff(2,m(ignition,n(2),field)). ign(C) :- eff(C,m(ignition,_,field)).")
+    assert any(str(s).startswith("ign(C)") for s in _pruner(rules).kept([]))   # eff/2 given by a rule too
+
+
+def test_a_card_placed_in_a_zone_by_the_rule_needs_a_fact_of_a_card_there():
+    """A literal over a predicate only facts give, whose card a `zone(C,P,Z)` literal of the same rule
+    places in zone Z, needs such a fact of a card that is in Z: the facts of cards elsewhere do not
+    count (unless zone/3 is derived, when the zones are not the facts')."""
+    rules = parse_text("f(C) :- eff(C,m(field)), zone(C,P,monster_zone). h(C) :- eff(C,m(hand)), zone(C,P,hand). "
+                       "a(C) :- eff(C,m(_)), zone(C,_,Z).")
+    facts = [parse_term(f) for f in ("eff(1,m(field))", "zone(1,1,hand)", "eff(2,m(hand))", "zone(2,1,monster_zone)")]
+    kept = [str(s) for s in _pruner(rules).kept(facts)]
+    assert "f(C) :- eff(C,m(field)); zone(C,P,monster_zone)." not in kept    # the field entry's card is in hand
+    assert "h(C) :- eff(C,m(hand)); zone(C,P,hand)." not in kept            # and the hand entry's on the field
+    assert "a(C) :- eff(C,m(_)); zone(C,_,Z)." in kept
+    facts[1] = parse_term("zone(1,1,monster_zone)")
+    kept = [str(s) for s in _pruner(rules).kept(facts)]
+    assert "f(C) :- eff(C,m(field)); zone(C,P,monster_zone)." in kept
+    named = [parse_term(f) for f in ("eff(a,m(field))", "zone(a,1,monster_zone)")]      # (cards that are no number)
+    assert "f(C) :- eff(C,m(field)); zone(C,P,monster_zone)." in [str(s) for s in _pruner(rules).kept(named)]
+    derived = parse_text("zone(3,1,hand) :- eff(3,_). h(C) :- eff(C,m(hand)), zone(C,P,hand).")
+    kept = [str(s) for s in _pruner(derived).kept(facts)]
+    assert "h(C) :- eff(C,m(hand)); zone(C,P,hand)." in kept
+
+
 def test_const_names_and_external_atoms_keep_rules():
     rules = parse_text("#const t = spell. e(X) :- kind(X, t).")
     assert any("e(X)" in str(s) for s in _pruner(rules).kept([parse_term("kind(1,spell)")]))
