@@ -22,7 +22,9 @@ tallied under "fix:*":
   the idle command that follows, which is compared (CONTRACT 8 has one decision point there);
 - a chain candidate whose EDESC byte is nonzero is a continuous procedure, no activation: left out of the core's
   list;
-- `attack` is dropped from a snapshot whose attacker, or attacked monster, has left the field.
+- `attack` is dropped from a snapshot whose attacker, or attacked monster, has left the field;
+- each Deck is written as its cards by name, top first (CONTRACT 10), not as a count: the core's scripts look into
+  the Deck ("Gather Your Mind", "Rock Bombardment"), which a count cannot show.
 
 usage: ORACLE_OUT=DIR OCG_ORACLE_DIR=DIR ORACLE_ASSUME_NEW=1 python tools/oracle_run.py [--corrected] POOL NDUELS SEED RULE
 """
@@ -59,8 +61,10 @@ def fixed_track(self, t, b):
 
 
 def fixed_snapshot(self, phase_name, first_turn_draw, extra=None):
-    """--corrected: no `attack` whose attacker or attacked monster has left the field."""
+    """--corrected: each Deck listed by name; no `attack` whose attacker or attacked monster has left the field."""
     s = ORIGINAL["snapshot"](self, phase_name, first_turn_draw, extra)
+    for pl, key in ((0, "A"), (1, "B")):  # the core's Deck (location 1), top card first (the end of its list)
+        s["players"][key]["deck"] = [self.db.names[c[0]] for c in reversed(self.query(pl, 1)) if c]
     a = s.get("attack")
     if isinstance(a, dict):
         on_field = {m["id"] for p in s["players"].values() for m in p.get("monsters") or [] if isinstance(m, dict)}
