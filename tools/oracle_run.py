@@ -48,6 +48,11 @@ import compare  # type: ignore[import-not-found]  # noqa: E402
 FIX: collections.Counter = collections.Counter()
 
 
+def candidates(b) -> list:
+    """A MSG_SELECT_CHAIN's candidates: (EDESC byte, forced, code, location, description) each."""
+    return [struct.unpack_from("<BBIII", b, 11 + 14 * k) for k in range(b[1])]
+
+
 ORIGINAL = {"track": compare.Duel.track, "snapshot": compare.Duel.snapshot,
             "chain_point": compare.Runner.chain_point, "duel": compare.Runner.duel}
 
@@ -80,7 +85,7 @@ def fixed_chain_point(self, d, b):
     """--corrected: the open-state prompt to the turn player is not compared; procedures are no candidates."""
     pl, n = b[0], b[1]
     raw = [bytes(b[11 + 14 * k: 11 + 14 * (k + 1)]) for k in range(n)]
-    cands = [struct.unpack_from("<BBIII", b, 11 + 14 * k) for k in range(n)]
+    cands = candidates(b)
     if not d.chain and len(d.events) <= d.events_mark and pl == d.turn_player and not d.moving_to:
         FIX["open_select_chain_skipped"] += 1
         saved, before = self.cmp_set, (self.tally["points:chain"], self.tally["agree_point"])
@@ -136,8 +141,7 @@ _chain_point = compare.Runner.chain_point
 
 
 def chain_point(self, d, b):
-    n = b[1]
-    cands = [compare.struct.unpack_from("<BBIII", b, 11 + 14 * k) for k in range(n)]
+    cands = candidates(b)
     self._chain_meta = [[d.id_of(*compare.loc_of(x[3])[:3]), x[0], x[1], self.db.names.get(x[2] & 0x7fffffff)]
                         for x in cands]
     try:
@@ -155,7 +159,7 @@ _answer_chain = compare.Runner.answer_chain
 
 
 def answer_chain(self, d, b):
-    cands = [compare.struct.unpack_from("<BBIII", b, 11 + 14 * k) for k in range(b[1])]
+    cands = candidates(b)
     self._took_edesc = {d.id_of(*compare.loc_of(x[3])[:3]): x[0] for x in cands}
     try:
         return _answer_chain(self, d, b)
