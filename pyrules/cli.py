@@ -8,6 +8,7 @@ standard error, one per line.
 """
 from __future__ import annotations
 
+import fnmatch
 import gc
 import json
 import os
@@ -482,8 +483,11 @@ def _default_cases() -> list[Path]:
 @click.option("--seed", type=int, default=1, show_default=True, help="With --mutate: the seed that draws the sample.")
 @click.option("--min", "minimum", type=click.FloatRange(0, 1), default=0.95, show_default=True,
               help="With --mutate: the share of non-equivalent mutants the cases must kill for exit 0.")
+@click.option("--only", "only", multiple=True, metavar="GLOB",
+              help="With --mutate: draw the mutants from the rule files matching GLOB only (a path inside the "
+                   "rules folder, as 'activation_*.lp' or 'next/*.lp'; repeatable).")
 @click.pass_context
-def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum):
+def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum, only):
     """Run YAML ruling case files (files or folders) and report the failing checks.
 
     Without PATH, runs the project's own ruling suite (tests/cases) from a checkout.
@@ -502,6 +506,7 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum)
         pyrules test
         pyrules test my_cases/ --rules my_rules/ -k replay
         pyrules test --mutate 60 --seed 1
+        pyrules test --mutate 20 --only 'activation_*.lp'
     """
     from .cases import case_files, run_file
     files = case_files(_case_roots(paths))
@@ -511,7 +516,7 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum)
     except RuntimeError as e:
         raise InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}"))
     if mutants is not None:
-        _mutation_test(engine, files, pattern, as_json, mutants, seed, minimum)
+        _mutation_test(engine, files, pattern, as_json, mutants, seed, minimum, only)
     outcomes = [outcome for f in files for outcome in run_file(engine, f, pattern)]
     passed = sum(o.ok for o in outcomes)
     failures = [o for o in outcomes if not o.ok]
@@ -555,13 +560,16 @@ def _unreadable(f: Path, text: str) -> Problem:
 
 
 def _mutation_test(engine, files: list[Path], pattern: str | None, as_json: bool, count: int, seed: int,
-                   minimum: float) -> NoReturn:
+                   minimum: float, only: tuple[str, ...] = ()) -> NoReturn:
     """`test --mutate`: the unmutated rules pass every check first (else their failures, exit 1),
     then the sample of mutants is run; exit 0 when the killed share reaches `minimum`."""
     import time
 
     from .cases import Outcome
-    from .mutate import failures, load_checks, mutation_test, table
+    from .mutate import failures, load_checks, mutation_test, rule_files, table
+    unmatched = [g for g in only if not any(fnmatch.fnmatchcase(f, g) for f in rule_files(engine.rules_dir))]
+    if unmatched:
+        raise InvalidInput([Problem("--only", f"{g!r} matches no rule file of {engine.rules_dir}") for g in unmatched])
     checks = load_checks(files, pattern)
     if not checks:
         click.echo("no checks to run" + (f" (no case name contains {pattern!r})" if pattern else ""), err=True)
@@ -577,7 +585,7 @@ def _mutation_test(engine, files: list[Path], pattern: str | None, as_json: bool
     def progress(n: int, total: int, m) -> None:
         click.echo(f"mutant {n + 1}/{total}: {m.status} {m.file.name}:{m.line} ({m.seconds:.1f} s)", err=True)
 
-    report = mutation_test(engine, checks, count, seed, minimum, progress, time.monotonic() - start)
+    report = mutation_test(engine, checks, count, seed, minimum, progress, time.monotonic() - start, only)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:

@@ -37,6 +37,7 @@ survived), a mutant that timed out counting as killed.
 """
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import random
@@ -316,10 +317,28 @@ def make_mutant(base: RuleBase, site: Site) -> Mutant | None:
     return m
 
 
-def sample(folder: Path, count: int, seed: int) -> tuple[list[Mutant], int]:
-    """`count` mutants drawn with the seed (equivalent ones among them), and how many drawn
-    candidates were passed over (they did not ground alone, or changed nothing)."""
+def _inside(folder: Path, file: Path) -> str:
+    """A rule file's path inside the rules folder, as `--only` globs match it (`next/next_chain.lp`)."""
+    return Path(file).resolve().relative_to(Path(folder).resolve()).as_posix()
+
+
+def rule_files(folder: Path) -> list[str]:
+    """The rule files mutants are drawn from, as paths inside the rules folder."""
+    return [_inside(folder, f) for f in RuleBase(folder).program().statements]
+
+
+def in_files(folder: Path, site_file: Path, only: tuple[str, ...]) -> bool:
+    """Whether a site's file is one of `only` (globs on its path inside the rules folder, as
+    `activation_*.lp` or `next/*.lp`); every file when `only` is empty."""
+    return not only or any(fnmatch.fnmatchcase(_inside(folder, site_file), g) for g in only)
+
+
+def sample(folder: Path, count: int, seed: int, only: tuple[str, ...] = ()) -> tuple[list[Mutant], int]:
+    """`count` mutants drawn with the seed (equivalent ones among them) from the files `only`
+    names (every file when empty), and how many drawn candidates were passed over (they did not
+    ground alone, or changed nothing)."""
     base, sites = candidates(folder)
+    sites = [s for s in sites if in_files(folder, s.file, only)]
     order = list(range(len(sites)))
     random.Random(seed).shuffle(order)
     out: list[Mutant] = []
@@ -537,12 +556,13 @@ def _settle(m: Mutant, reply: dict | None, checks: list[Check], killers: list[in
 
 def mutation_test(engine: Any, checks: list[Check], count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED,
                   minimum: float = DEFAULT_MIN, progress: Callable[[int, int, Mutant], None] | None = None,
-                  baseline_seconds: float | None = None) -> Report:
+                  baseline_seconds: float | None = None, only: tuple[str, ...] = ()) -> Report:
     """Draw `count` mutants of the engine's rules with `seed` and run the checks against each.
     A mutant still running after ten times the unmutated run's time (`baseline_seconds`, one
-    minute at least) is stopped, and counted as killed."""
+    minute at least) is stopped, and counted as killed.  `only`: globs of the rule files to
+    mutate (every file when empty)."""
     start = time.monotonic()
-    mutants, skipped = sample(engine.rules_dir, count, seed)
+    mutants, skipped = sample(engine.rules_dir, count, seed, only)
     limit = max(60.0, 10 * (baseline_seconds or 6.0))
     run(engine, checks, mutants, limit=limit, progress=progress)
     return Report(engine.rules_dir, seed, count, minimum, mutants, skipped, len(checks), time.monotonic() - start)

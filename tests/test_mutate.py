@@ -200,3 +200,23 @@ def test_a_check_with_exact_reasons_or_notes_notices_one_too_many(tmp_path):
     draw.write_text(draw.read_text() + "note(draw, drawn_from, graveyard) :- query(draw).\n")
     ok, message = run(Engine(rules=rules), {**forbidden, "notes": {"drawn_from": "deck"}})
     assert not ok and "graveyard" in message
+
+
+def test_only_draws_the_mutants_from_the_files_it_names(folder):
+    (folder / "next").mkdir()
+    (folder / "next" / "other.lp").write_text("% Source: CONTRACT 1\n% another file.\nz(X) :- b(X), not c(X).\n")
+    every, _ = sample(folder, 1000, seed=1)
+    assert {m.file.name for m in every} == {"sample.lp", "other.lp"}
+    inner, _ = sample(folder, 1000, seed=1, only=("next/*.lp",))
+    assert inner and {m.file.name for m in inner} == {"other.lp"}
+    assert {m.file.name for m in sample(folder, 1000, seed=1, only=("sample.lp",))[0]} == {"sample.lp"}
+
+
+def test_only_naming_no_rule_file_exits_2_naming_the_option(tmp_path):
+    rules, cases = _tiny(tmp_path, DRAW_PERMITTED)
+    res = CliRunner().invoke(main, ["test", str(cases), "--rules", str(rules), "--mutate", "2", "--only", "drw.lp"])
+    assert res.exit_code == 2
+    assert "--only" in res.stderr and "'drw.lp' matches no rule file" in res.stderr
+    ok = CliRunner().invoke(main, ["test", str(cases), "--rules", str(rules), "--mutate", "10", "--only", "draw.lp",
+                                   "--json"])
+    assert {m["file"] for m in json.loads(ok.stdout)["mutants"]} == {"rules/draw.lp"}
