@@ -338,6 +338,7 @@ class Engine:
             name = e.card["name"]
             card_of[enc.card_no[e.id]] = name if self.cards.get(name) is e.card else e.card
         shown = [a[0] for a in atoms.get("next", 1)]
+        _one_place_each(shown, enc.card_id)
         card_id = dict(enc.card_id)
         for f in shown:
             if f.name == "name" and f.arguments[0].number == new:
@@ -371,6 +372,18 @@ class Engine:
         if problems:
             raise RuntimeError(f"the successor of {action!r} is not a valid snapshot (a bug of rules/next/): "
                                + "; ".join(f"{p.path}: {p.message}" for p in problems))
+
+
+def _one_place_each(shown: list[Symbol], card_id: dict[int, str]) -> None:
+    """A RuntimeError when the successor's next(zone(I,P,Z)) atoms put a card in two places (a bug of
+    rules/next/; CONTRACT 1: a card is in one zone): the reader would keep one of them silently."""
+    places: dict[int, set] = {}
+    for f in shown:
+        if f.name == "zone":
+            places.setdefault(f.arguments[0].number, set()).add(tuple(f.arguments[1:]))
+    twice = sorted(card_id.get(i, str(i)) for i, ps in places.items() if len(ps) > 1)
+    if twice:
+        raise RuntimeError(f"the successor puts {', '.join(twice)} in two zones (a bug of rules/next/)")
 
 
 def _listed(act: Action) -> Action:
