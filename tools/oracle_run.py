@@ -36,7 +36,10 @@ tallied under "fix:*":
   2 or more monsters, so where the two part the lists still differ);
 - the Monster Zones the core reports disabled (MSG_FIELD_DISABLED: "Ground Collapse", "Ojama King", "Dimensionhole")
   are written as `unusable_monster_zones` on their player, counting the empty ones (the harness wrote none, so
-  pyrules saw a free zone where the core had none).
+  pyrules saw a free zone where the core had none);
+- a lock on activations the core registers on a player (EFFECT_CANNOT_ACTIVATE, whose filter is a script function the
+  harness cannot read) is written as `cards_cannot_be_activated` for the cards its owner's text names
+  (ACTIVATION_LOCKS: "Sasuke Samurai #2", Spell and Trap Cards until the End Phase); the harness wrote nothing.
 
 usage: ORACLE_OUT=DIR OCG_ORACLE_DIR=DIR ORACLE_ASSUME_NEW=1 python tools/oracle_run.py [--corrected] POOL NDUELS SEED RULE
 """
@@ -72,6 +75,8 @@ ORIGINAL = {"track": compare.Duel.track, "snapshot": compare.Duel.snapshot,
 NARROW_PASS = 40172183
 MSG_FIELD_DISABLED = 56     # the core's message: the zones disabled now (player 0's bits, then player 1's from bit 16)
 ZONE_DISABLERS = ("Ground Collapse", "Ojama King", "Dimensionhole")
+EFFECT_CANNOT_ACTIVATE = 6
+ACTIVATION_LOCKS = {"Sasuke Samurai #2": ("spell", "trap")}   # the owner of such a lock -> the cards its text names
 
 
 def fixed_track(self, t, b):
@@ -103,6 +108,17 @@ def fixed_track(self, t, b):
         for counts in narrow(self).values():
             counts[c] += loc == compare.L_MZONE
     return out
+
+
+def activation_locks(d, s) -> None:
+    """The players' applied locks on activating Spells or Traps (ACTIVATION_LOCKS), as cards_cannot_be_activated."""
+    for pl in (0, 1):
+        for e in d.core_effects(pl, 0, 0, [EFFECT_CANNOT_ACTIVATE]):
+            src = d.db.names.get(e["owner"])
+            if src in ACTIVATION_LOCKS and d.is_applied(e):
+                s.setdefault("effects", []).extend({"effect": "cards_cannot_be_activated", "player": "AB"[pl], "what": w,
+                                                    "during": "any", "source": src} for w in ACTIVATION_LOCKS[src])
+                FIX["activation_lock_written"] += 1
 
 
 def unusable_zones(d, s) -> None:
@@ -158,6 +174,7 @@ def fixed_snapshot(self, phase_name, first_turn_draw, extra=None):
                  "source": "Narrow Pass"} for pl in (0, 1))
             FIX["narrow_pass_counted"] += 1
     unusable_zones(self, s)
+    activation_locks(self, s)
     a = s.get("attack")
     if isinstance(a, dict):
         on_field = {m["id"] for p in s["players"].values() for m in p.get("monsters") or [] if isinstance(m, dict)}
