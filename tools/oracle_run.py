@@ -39,7 +39,11 @@ tallied under "fix:*":
   pyrules saw a free zone where the core had none);
 - a lock on activations the core registers on a player (EFFECT_CANNOT_ACTIVATE, whose filter is a script function the
   harness cannot read) is written as `cards_cannot_be_activated` for the cards its owner's text names
-  (ACTIVATION_LOCKS: "Sasuke Samurai #2", Spell and Trap Cards until the End Phase); the harness wrote nothing.
+  (ACTIVATION_LOCKS: "Sasuke Samurai #2", Spell and Trap Cards until the End Phase); the harness wrote nothing;
+- a monster destroyed on the field and sent to the Graveyard is written as a `destroyed` event (CONTRACT 9: `by`
+  battle or effect, the card as it is in the Graveyard): the harness wrote none, so a card that answers it
+  ("Michizure", "Hero Signal") had no event to answer. (Spells and Traps destroyed are not written: whose effect
+  destroyed a card, which some of those answers ask, is not in the core's message.)
 
 usage: ORACLE_OUT=DIR OCG_ORACLE_DIR=DIR ORACLE_ASSUME_NEW=1 python tools/oracle_run.py [--corrected] POOL NDUELS SEED RULE
 """
@@ -76,6 +80,7 @@ NARROW_PASS = 40172183
 MSG_FIELD_DISABLED = 56     # the core's message: the zones disabled now (player 0's bits, then player 1's from bit 16)
 ZONE_DISABLERS = ("Ground Collapse", "Ojama King", "Dimensionhole")
 EFFECT_CANNOT_ACTIVATE = 6
+REASON_DESTROY, REASON_BATTLE = 0x1, 0x20
 ACTIVATION_LOCKS = {"Sasuke Samurai #2": ("spell", "trap")}   # the owner of such a lock -> the cards its text names
 
 
@@ -84,9 +89,9 @@ def fixed_track(self, t, b):
     Summon negated by the chain on it is no longer being performed; the Normal Summons since "Narrow Pass"."""
     moved = None
     if t == compare.M.MOVE:
-        _code, prev, cur, _reason = struct.unpack_from("<IIII", b)
+        _code, prev, cur, reason = struct.unpack_from("<IIII", b)
         pc, pl_, ps, _pp = compare.loc_of(prev)
-        moved = (self.id_of(pc, pl_, ps), compare.loc_of(cur), (pc, pl_, ps))
+        moved = (self.id_of(pc, pl_, ps), compare.loc_of(cur), (pc, pl_, ps), reason)
     out = ORIGINAL["track"](self, t, b)
     if t == compare.M.NEW_TURN:
         self.events_mark = 0
@@ -147,11 +152,14 @@ def narrow(d) -> dict:
     return d.narrow_pass
 
 
-def track_move(d, old_id, cur, prev) -> None:
+def track_move(d, old_id, cur, prev, reason) -> None:
     """A card moved: a chain link naming it by the zone it left names it where it is now; a "Narrow Pass" that left
-    its zone is followed no more."""
+    its zone is followed no more; a monster destroyed on the field and sent to the Graveyard is a `destroyed` event."""
     c, loc, seq, _p = cur
     new_id = d.id_of(c, loc, seq)
+    if prev[1] == compare.L_MZONE and loc == compare.L_GRAVE and reason & REASON_DESTROY:
+        d.events.append({"event": "destroyed", "card": new_id, "by": "battle" if reason & REASON_BATTLE else "effect"})
+        FIX["destroyed_event_written"] += 1
     for link in d.chain:
         if link.get("card") == old_id and old_id != new_id:
             link["card"] = new_id
