@@ -103,7 +103,8 @@ def test_derive_fills_groups_and_reports_unread_sentences():
     assert got.unread == ["This card must attack if able."]
     scape = derive('Special Summon 4 "Sheep Tokens" in Defense Position. They cannot be Tributed for a Tribute '
                    'Summon. You cannot Summon other monsters the turn you activate this card (but you can Normal Set).')
-    assert scape.effects == [] and scape.leaves == [{"effect": "cannot_summon"}] and scape.unread == []
+    assert scape.effects == [{"effect": "activation_condition", "what": "summons_this_turn_at_most", "count": 0}]
+    assert scape.leaves == [{"effect": "cannot_summon"}] and scape.unread == []
     assert derive("Cannot be Normal Summoned/Set.").frames == ["special_summon_only"]
 
 

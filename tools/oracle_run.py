@@ -24,7 +24,26 @@ tallied under "fix:*":
   list;
 - `attack` is dropped from a snapshot whose attacker, or attacked monster, has left the field;
 - each Deck is written as its cards by name, top first (CONTRACT 10), not as a count: the core's scripts look into
-  the Deck ("Gather Your Mind", "Rock Bombardment"), which a count cannot show.
+  the Deck ("Gather Your Mind", "Rock Bombardment"), which a count cannot show;
+- a chain link whose card moves while the chain is built (the cost of "Wave-Motion Cannon" sends the card itself to
+  the Graveyard, "Amazoness Archer" may Tribute itself) names the card where it is now, not the id of the zone it left
+  (the snapshot held no card of that id: rejected);
+- a Summon being performed that the chain built on it negated ("Horn of Heaven") is no longer being performed once
+  that chain is over (the harness kept `summoning: true` on it, after the activations, with no chain: rejected);
+- a face-up "Narrow Pass" leaves `normal_summons_left` on each player: 2 less the Normal Summons (Tribute Summons
+  included) that player made since its activation, which the harness counts from the core's messages (pyrules reads
+  the count from the snapshot; the core's script reads the card otherwise: no Normal Summon while the player controls
+  2 or more monsters, so where the two part the lists still differ);
+- the Monster Zones the core reports disabled (MSG_FIELD_DISABLED: "Ground Collapse", "Ojama King", "Dimensionhole")
+  are written as `unusable_monster_zones` on their player, counting the empty ones (the harness wrote none, so
+  pyrules saw a free zone where the core had none);
+- a lock on activations the core registers on a player (EFFECT_CANNOT_ACTIVATE, whose filter is a script function the
+  harness cannot read) is written as `cards_cannot_be_activated` for the cards its owner's text names
+  (ACTIVATION_LOCKS: "Sasuke Samurai #2", Spell and Trap Cards until the End Phase); the harness wrote nothing;
+- a monster destroyed on the field and sent to the Graveyard is written as a `destroyed` event (CONTRACT 9: `by`
+  battle or effect, the card as it is in the Graveyard): the harness wrote none, so a card that answers it
+  ("Michizure", "Hero Signal") had no event to answer. (Spells and Traps destroyed are not written: whose effect
+  destroyed a card, which some of those answers ask, is not in the core's message.)
 
 usage: ORACLE_OUT=DIR OCG_ORACLE_DIR=DIR ORACLE_ASSUME_NEW=1 python tools/oracle_run.py [--corrected] POOL NDUELS SEED RULE
 """
@@ -57,12 +76,96 @@ ORIGINAL = {"track": compare.Duel.track, "snapshot": compare.Duel.snapshot,
             "chain_point": compare.Runner.chain_point, "duel": compare.Runner.duel}
 
 
+NARROW_PASS = 40172183
+MSG_FIELD_DISABLED = 56     # the core's message: the zones disabled now (player 0's bits, then player 1's from bit 16)
+ZONE_DISABLERS = ("Ground Collapse", "Ojama King", "Dimensionhole")
+EFFECT_CANNOT_ACTIVATE = 6
+REASON_DESTROY, REASON_BATTLE = 0x1, 0x20
+ACTIVATION_LOCKS = {"Sasuke Samurai #2": ("spell", "trap")}   # the owner of such a lock -> the cards its text names
+
+
 def fixed_track(self, t, b):
-    """--corrected: the harness's events mark is reset at a new turn."""
+    """--corrected: the harness's events mark is reset at a new turn; a chain link's card followed where it moves; a
+    Summon negated by the chain on it is no longer being performed; the Normal Summons since "Narrow Pass"."""
+    moved = None
+    if t == compare.M.MOVE:
+        _code, prev, cur, reason = struct.unpack_from("<IIII", b)
+        pc, pl_, ps, _pp = compare.loc_of(prev)
+        moved = (self.id_of(pc, pl_, ps), compare.loc_of(cur), (pc, pl_, ps), reason)
     out = ORIGINAL["track"](self, t, b)
     if t == compare.M.NEW_TURN:
         self.events_mark = 0
+    elif moved is not None:
+        track_move(self, *moved)
+    elif t == compare.M.CHAIN_END and self.summoning and self.summoning.get("card") not in self.slot.values():
+        self.summoning = None
+        FIX["negated_summon_ended"] += 1
+    elif t == compare.M.CHAINING:
+        code, info = struct.unpack_from("<II", b)
+        c, loc, seq, _p = compare.loc_of(info)
+        if code == NARROW_PASS and loc == compare.L_SZONE:
+            narrow(self)[(c, seq)] = [0, 0]
+    elif t == MSG_FIELD_DISABLED:
+        self.disabled_field = struct.unpack_from("<I", b)[0]
+    elif t == compare.M.SUMMONING:
+        _code, info = struct.unpack_from("<II", b)
+        c, loc, _s, _p = compare.loc_of(info)
+        for counts in narrow(self).values():
+            counts[c] += loc == compare.L_MZONE
     return out
+
+
+def activation_locks(d, s) -> None:
+    """The players' applied locks on activating Spells or Traps (ACTIVATION_LOCKS), as cards_cannot_be_activated."""
+    for pl in (0, 1):
+        for e in d.core_effects(pl, 0, 0, [EFFECT_CANNOT_ACTIVATE]):
+            src = d.db.names.get(e["owner"])
+            if src in ACTIVATION_LOCKS and d.is_applied(e):
+                s.setdefault("effects", []).extend({"effect": "cards_cannot_be_activated", "player": "AB"[pl], "what": w,
+                                                    "during": "any", "source": src} for w in ACTIVATION_LOCKS[src])
+                FIX["activation_lock_written"] += 1
+
+
+def unusable_zones(d, s) -> None:
+    """The empty Monster Zones the core has disabled, written as unusable_monster_zones on their player."""
+    bits = getattr(d, "disabled_field", 0)
+    if not bits & 0x1f001f:
+        return
+    on_field = [c["card"] for p in s["players"].values() for c in (p.get("monsters") or []) + (p.get("spells_traps") or [])
+                if c.get("face") == "up" and c.get("card") in ZONE_DISABLERS]
+    for pl in (0, 1):
+        taken = d.query(pl, compare.L_MZONE)[:5]
+        count = sum(1 for k in range(5) if bits >> (16 * pl + k) & 1 and (k >= len(taken) or taken[k] is None))
+        if count:
+            e = {"effect": "unusable_monster_zones", "player": "AB"[pl], "count": count}
+            if on_field:
+                e["source"] = on_field[0]
+            s.setdefault("effects", []).append(e)
+            FIX["unusable_zones_written"] += 1
+
+
+def narrow(d) -> dict:
+    """The face-up "Narrow Pass" cards the harness follows: (controller, zone) -> Normal Summons since its activation,
+    per player."""
+    if not hasattr(d, "narrow_pass"):
+        d.narrow_pass = {}
+    return d.narrow_pass
+
+
+def track_move(d, old_id, cur, prev, reason) -> None:
+    """A card moved: a chain link naming it by the zone it left names it where it is now; a "Narrow Pass" that left
+    its zone is followed no more; a monster destroyed on the field and sent to the Graveyard is a `destroyed` event."""
+    c, loc, seq, _p = cur
+    new_id = d.id_of(c, loc, seq)
+    if prev[1] == compare.L_MZONE and loc == compare.L_GRAVE and reason & REASON_DESTROY:
+        d.events.append({"event": "destroyed", "card": new_id, "by": "battle" if reason & REASON_BATTLE else "effect"})
+        FIX["destroyed_event_written"] += 1
+    for link in d.chain:
+        if link.get("card") == old_id and old_id != new_id:
+            link["card"] = new_id
+            FIX["chain_card_moved"] += 1
+    if prev[1] == compare.L_SZONE:
+        narrow(d).pop((prev[0], prev[2]), None)
 
 
 def fixed_snapshot(self, phase_name, first_turn_draw, extra=None):
@@ -70,6 +173,16 @@ def fixed_snapshot(self, phase_name, first_turn_draw, extra=None):
     s = ORIGINAL["snapshot"](self, phase_name, first_turn_draw, extra)
     for pl, key in ((0, "A"), (1, "B")):  # the core's Deck (location 1), top card first (the end of its list)
         s["players"][key]["deck"] = [self.db.names[c[0]] for c in reversed(self.query(pl, 1)) if c]
+    face_up = {c["id"] for p in s["players"].values() for c in p.get("spells_traps") or []
+               if c.get("card") == "Narrow Pass" and c.get("face") == "up"}
+    for (c, seq), counts in sorted(narrow(self).items()):
+        if "%s.s%d" % ("AB"[c], seq) in face_up:
+            s.setdefault("effects", []).extend(
+                {"effect": "normal_summons_left", "player": "AB"[pl], "count": max(0, 2 - counts[pl]),
+                 "source": "Narrow Pass"} for pl in (0, 1))
+            FIX["narrow_pass_counted"] += 1
+    unusable_zones(self, s)
+    activation_locks(self, s)
     a = s.get("attack")
     if isinstance(a, dict):
         on_field = {m["id"] for p in s["players"].values() for m in p.get("monsters") or [] if isinstance(m, dict)}
