@@ -142,3 +142,20 @@ def test_every_action_legal_lists_has_a_valid_successor(engine):
             assert r.permitted, (fname, name, act.term())
             done += 1
     assert done > 100
+
+
+def test_a_successor_that_puts_a_card_in_two_zones_is_a_bug_of_the_rules_not_read_silently(tmp_path):
+    """The decoder keeps one zone per card: rules/next/ that give a card two (a mutant that drops the
+    `not proc_cost_banished` of a procedure's Tribute, say) must fail loudly, not pick one."""
+    import shutil
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", rules)
+    with open(rules / "next" / "next_frame.lp", "a") as f:
+        f.write("\n% Source: CONTRACT 11 (a deliberately broken rule for tests/test_next.py).\n"
+                "% Every card that moves also stays where it was.\n"
+                "next(zone(I,P,Z)) :- moved(I), zone(I,P,Z).\n")
+    snap = {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+            "players": {"A": {"monsters": [{"id": "ox", "card": "Battle Ox", "position": "attack"}],
+                              "hand": [{"id": "skull", "card": "Summoned Skull"}]}, "B": {}}}
+    with pytest.raises(RuntimeError, match="puts ox, skull in two zones"):
+        Engine(rules).next(snap, "normal_summon(skull,[ox])")
