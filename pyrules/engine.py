@@ -375,8 +375,9 @@ class Engine:
 
 
 def _one_place_each(shown: list[Symbol], card_id: dict[int, str]) -> None:
-    """A RuntimeError when the successor's next(zone(I,P,Z)) atoms put a card in two places (a bug of
-    rules/next/; CONTRACT 1: a card is in one zone): the reader would keep one of them silently."""
+    """A RuntimeError when the successor's next(zone(I,P,Z)) atoms put a card in two places, or its
+    next(deck_card(P,K,N)) atoms do not number a listed Deck 1, 2, ... from the top (a bug of rules/next/;
+    CONTRACT 1): the reader would keep one place, or renumber the Deck, silently."""
     places: dict[int, set] = {}
     for f in shown:
         if f.name == "zone":
@@ -384,6 +385,14 @@ def _one_place_each(shown: list[Symbol], card_id: dict[int, str]) -> None:
     twice = sorted(card_id.get(i, str(i)) for i, ps in places.items() if len(ps) > 1)
     if twice:
         raise RuntimeError(f"the successor puts {', '.join(twice)} in two zones (a bug of rules/next/)")
+    decks: dict[Any, list[int]] = {}
+    for f in shown:
+        if f.name == "deck_card":
+            decks.setdefault(f.arguments[0], []).append(f.arguments[1].number)
+    for player, places_in_deck in decks.items():
+        if sorted(places_in_deck) != list(range(1, len(places_in_deck) + 1)):
+            raise RuntimeError(f"the successor's listed Deck of player {player} is not numbered 1 to "
+                               f"{len(places_in_deck)} from the top (a bug of rules/next/)")
 
 
 def _listed(act: Action) -> Action:
