@@ -58,6 +58,9 @@ SURVEY_EVENTS_MODELLED = {
     ("Forced Requisition", "on_other_event"): "answers_own_discard",
     ("Barrel Behind the Door", "on_damage"): "answers_damage_effect",
     ("Barrel Behind the Door", "counter_negates_damage_effect"): "answers_damage_effect",   # it redirects, not negates
+    # wp-g36b (pool G seeds 791, 801): an activation that would inflict damage to the card's player, the damage negated
+    ("Trap of Board Eraser", "on_damage"): "answers_damage_effect",
+    ("Trap of Board Eraser", "counter_negates_damage_effect"): "answers_damage_effect",
 }
 
 
