@@ -253,17 +253,22 @@ compare.Runner.disagree = disagree
 _chain_point = compare.Runner.chain_point
 
 
-def chain_point(self, d, b):
-    cands = candidates(b)
-    self._chain_meta = [[d.id_of(*compare.loc_of(x[3])[:3]), x[0], x[1], self.db.names.get(x[2] & 0x7fffffff)]
-                        for x in cands]
-    try:
-        return _chain_point(self, d, b)
-    finally:
-        self._chain_meta = None
+def around_candidates(original, attr: str, record):
+    """`original(self, d, b)` at a chain prompt, with `self.<attr>` set meanwhile to what `record(self, d,
+    candidates)` makes of the prompt's candidates (None again after)."""
+    def wrapped(self, d, b):
+        setattr(self, attr, record(self, d, candidates(b)))
+        try:
+            return original(self, d, b)
+        finally:
+            setattr(self, attr, None)
+    return wrapped
 
 
-compare.Runner.chain_point = chain_point
+compare.Runner.chain_point = around_candidates(
+    _chain_point, "_chain_meta",
+    lambda self, d, cands: [[d.id_of(*compare.loc_of(x[3])[:3]), x[0], x[1], self.db.names.get(x[2] & 0x7fffffff)]
+                            for x in cands])
 
 # 4. an activation the policy took at a chain prompt carries the candidate's EDESC byte in its `core` detail
 #    (results/*.next.jsonl): nonzero (EDESC_OPERATION / EDESC_RESET) marks a continuous procedure the core
@@ -271,16 +276,8 @@ compare.Runner.chain_point = chain_point
 _answer_chain = compare.Runner.answer_chain
 
 
-def answer_chain(self, d, b):
-    cands = candidates(b)
-    self._took_edesc = {d.id_of(*compare.loc_of(x[3])[:3]): x[0] for x in cands}
-    try:
-        return _answer_chain(self, d, b)
-    finally:
-        self._took_edesc = None
-
-
-compare.Runner.answer_chain = answer_chain
+compare.Runner.answer_chain = around_candidates(
+    _answer_chain, "_took_edesc", lambda self, d, cands: {d.id_of(*compare.loc_of(x[3])[:3]): x[0] for x in cands})
 _took = compare.Runner.took
 
 
