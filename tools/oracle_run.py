@@ -40,6 +40,10 @@ tallied under "fix:*":
 - a lock on activations the core registers on a player (EFFECT_CANNOT_ACTIVATE, whose filter is a script function the
   harness cannot read) is written as `cards_cannot_be_activated` for the cards its owner's text names
   (ACTIVATION_LOCKS: "Sasuke Samurai #2", Spell and Trap Cards until the End Phase); the harness wrote nothing;
+- a face-up Spell or Trap Card's effect chained (a Continuous, Equip or Field Spell's, a Continuous Trap's, with a
+  description of its own) is written as its effect 2 and after: the harness wrote the index of its description plus
+  1, so 1 for the first, the number of the card's own activation (CONTRACT 9); approximate as the harness's reading is
+  (a card whose activation has a description of its own, "Call of the Mummy", is read as a face-up effect too);
 - a monster destroyed on the field and sent to the Graveyard is written as a `destroyed` event (CONTRACT 9: `by`
   battle or effect, the card as it is in the Graveyard): the harness wrote none, so a card that answers it
   ("Michizure", "Hero Signal") had no event to answer. (Spells and Traps destroyed are not written: whose effect
@@ -105,6 +109,7 @@ def fixed_track(self, t, b):
         c, loc, seq, _p = compare.loc_of(info)
         if code == NARROW_PASS and loc == compare.L_SZONE:
             narrow(self)[(c, seq)] = [0, 0]
+        faceup_effect_number(self, code, struct.unpack_from("<IIBBB", b)[3])
     elif t == MSG_FIELD_DISABLED:
         self.disabled_field = struct.unpack_from("<I", b)[0]
     elif t == compare.M.SUMMONING:
@@ -113,6 +118,33 @@ def fixed_track(self, t, b):
         for counts in narrow(self).values():
             counts[c] += loc == compare.L_MZONE
     return out
+
+
+def faceup_effect_number(d, code, where) -> None:
+    """A Spell or Trap Card's effect chained from the Spell & Trap Zone (its description aux.Stringid(code, k), which the
+    harness writes as effect k+1) is its face-up effect: the card's own activation is its effect 1 (CONTRACT 9, its
+    description 0, no `effect` written), so its face-up effects count from 2 (rules/activation_faceup.lp).  `where`: the
+    location the effect was activated from (the card may have moved since: "Wave-Motion Cannon"'s cost)."""
+    ev = d.events[-1] if d.events else None
+    if where != compare.L_SZONE or not ev or ev.get("event") != "activate" or "effect" not in ev:
+        return
+    t = _card_type(code)      # a Continuous, Equip or Field Spell or a Continuous Trap (no monster, a Union, there)
+    if not t & 0x6 or t & 0x1 or not t & (0x20000 | 0x40000 | 0x80000):
+        return
+    ev["effect"] += 1
+    if d.chain and d.chain[-1].get("card") == ev.get("card") and "effect" in d.chain[-1]:
+        d.chain[-1]["effect"] = ev["effect"]
+    FIX["faceup_effect_number"] += 1
+
+
+_TYPES: dict = {}
+
+
+def _card_type(code) -> int:
+    """The card type bits of a card code, from the harness's card database (loaded once)."""
+    if not _TYPES:
+        _TYPES.update({c: row[2] for c, row in compare.CardDB(compare.CDB).rows.items()})
+    return _TYPES.get(code & 0x7fffffff, 0)
 
 
 def activation_locks(d, s) -> None:
