@@ -41,9 +41,10 @@ tallied under "fix:*":
   harness cannot read) is written as `cards_cannot_be_activated` for the cards its owner's text names
   (ACTIVATION_LOCKS: "Sasuke Samurai #2", Spell and Trap Cards until the End Phase); the harness wrote nothing;
 - a face-up Spell or Trap Card's effect chained (a Continuous, Equip or Field Spell's, a Continuous Trap's, with a
-  description of its own) is written as its effect 2 and after: the harness wrote the index of its description plus
-  1, so 1 for the first, the number of the card's own activation (CONTRACT 9); approximate as the harness's reading is
-  (a card whose activation has a description of its own, "Call of the Mummy", is read as a face-up effect too);
+  description of its own, aux.Stringid(code, k)) is written as its effect k+2: the harness wrote none for the first
+  (effect 1, the number of the card's own activation, CONTRACT 9) and k+1 for the others; approximate as the
+  harness's reading is (a card whose activation has a description of its own, "Call of the Mummy", is read as a
+  face-up effect too);
 - a monster destroyed on the field and sent to the Graveyard is written as a `destroyed` event (CONTRACT 9: `by`
   battle or effect, the card as it is in the Graveyard): the harness wrote none, so a card that answers it
   ("Michizure", "Hero Signal") had no event to answer. (Spells and Traps destroyed are not written: whose effect
@@ -109,7 +110,8 @@ def fixed_track(self, t, b):
         c, loc, seq, _p = compare.loc_of(info)
         if code == NARROW_PASS and loc == compare.L_SZONE:
             narrow(self)[(c, seq)] = [0, 0]
-        faceup_effect_number(self, code, struct.unpack_from("<IIBBB", b)[3])
+        _c, _i, _tc, tl, _ts, desc = struct.unpack_from("<IIBBBI", b)
+        faceup_effect_number(self, code, tl, desc)
     elif t == MSG_FIELD_DISABLED:
         self.disabled_field = struct.unpack_from("<I", b)[0]
     elif t == compare.M.SUMMONING:
@@ -120,19 +122,20 @@ def fixed_track(self, t, b):
     return out
 
 
-def faceup_effect_number(d, code, where) -> None:
-    """A Spell or Trap Card's effect chained from the Spell & Trap Zone (its description aux.Stringid(code, k), which the
-    harness writes as effect k+1) is its face-up effect: the card's own activation is its effect 1 (CONTRACT 9, its
-    description 0, no `effect` written), so its face-up effects count from 2 (rules/activation_faceup.lp).  `where`: the
-    location the effect was activated from (the card may have moved since: "Wave-Motion Cannon"'s cost)."""
+def faceup_effect_number(d, code, where, desc) -> None:
+    """A Spell or Trap Card's effect chained from the Spell & Trap Zone with a description of its own
+    (aux.Stringid(code, k)) is its face-up effect: the card's own activation is its effect 1 (CONTRACT 9, its
+    description 0), so its face-up effects count from 2 (rules/activation_faceup.lp); the harness wrote k+1 for k>0 and
+    nothing (effect 1) for k=0.  `where`: the location the effect was activated from (the card may have moved since:
+    "Wave-Motion Cannon"'s cost)."""
     ev = d.events[-1] if d.events else None
-    if where != compare.L_SZONE or not ev or ev.get("event") != "activate" or "effect" not in ev:
+    if where != compare.L_SZONE or not ev or ev.get("event") != "activate" or desc >> 4 != code:
         return
     t = _card_type(code)      # a Continuous, Equip or Field Spell or a Continuous Trap (no monster, a Union, there)
     if not t & 0x6 or t & 0x1 or not t & (0x20000 | 0x40000 | 0x80000):
         return
-    ev["effect"] += 1
-    if d.chain and d.chain[-1].get("card") == ev.get("card") and "effect" in d.chain[-1]:
+    ev["effect"] = (desc & 0xf) + 2
+    if d.chain and d.chain[-1].get("card") == ev.get("card"):
         d.chain[-1]["effect"] = ev["effect"]
     FIX["faceup_effect_number"] += 1
 
