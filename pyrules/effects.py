@@ -75,6 +75,7 @@ KIND_GROUPS = {
     "needs_filter": "says what the cards a needs_cards entry counts must be",
     "equip_to": "says which monsters an Equip Spell may be equipped to",
     "monster_effect": "states a monster's activated effect (rules/monster_effects.lp)",
+    "faceup_effect": "states an activated effect of a face-up Spell or Trap Card (rules/activation_faceup.lp)",
     "activation_window": "widens the windows a card is activated in (the Damage Step)",
     "answered_effect": "says what a card's effect does that another card's activation answers or needs (the damage "
                        "it inflicts, the turns it counts): it models no activation of the card itself",
@@ -286,6 +287,14 @@ def activation_modelled(card: dict) -> bool:
     conditions = kinds_in("activation_condition", "summon_spell")
     return not card.get("activation_unmodelled") and (card.get("spell_type") == "equip" or any(
         e.get("effect") in conditions for e in card.get("effects") or ()))
+
+
+def faceup_effects_modelled(card: dict) -> bool:
+    """True when a Spell or Trap Card's face-up activated effects are read from its text (`spell_trap_effect` entries,
+    each stating its activation whole: rules/activation_faceup.lp) and it has no sentence worded like one that no
+    pattern reads (`faceup_unread`, pyrules.importers)."""
+    return (any(e.get("effect") == "spell_trap_effect" for e in card.get("effects") or ())
+            and not card.get("faceup_unread"))
 
 
 def monster_effects_modelled(card: dict) -> bool:

@@ -384,6 +384,12 @@ def _frame_flags(card: dict, frames: list[str]) -> None:
         card["trap_monster"] = True          # the text says it becomes a monster (its stats: the row's)
 
 
+def stays_face_up(card: dict) -> bool:
+    """A Continuous, Equip or Field Spell, or a Continuous Trap: a card that stays face-up on the field once activated,
+    whose text may give it activated effects of its own (rules/activation_faceup.lp)."""
+    return card.get("spell_type") in ("continuous", "equip", "field") or card.get("trap_type") == "continuous"
+
+
 def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterable[Pattern] | None = None,
                 voc: Vocabulary | None = None) -> ImportResult:
     """Each card's effects: those the patterns (default: facts/patterns/) derive from its text,
@@ -396,6 +402,10 @@ def apply_texts(result: ImportResult, overlay: dict[str, dict], patterns: Iterab
             raise InvalidInput([Problem(f"{result.source}: {card['name']}", p) for p in derived.problems])
         if derived.unread_activated and card.get("kind") == "monster":
             result.unread_activated[card["name"]] = list(derived.unread_activated)
+        if derived.unread_activated and stays_face_up(card):      # g36st: a face-up effect no pattern reads
+            n = len(derived.unread_activated)
+            card["faceup_unread"] = (f"{n} sentence{'s' if n > 1 else ''} worded like an activated effect of the "
+                                     f"face-up card that no pattern reads")
         props = overlay.get(card["name"]) or {}
         _frame_flags(card, list(derived.frames) + (["special_summon_only"] if props.get("special_summon_only") else []))
         read = derived.effects + [e for e in _apply_activation(result, card, props, patterns, voc)

@@ -154,6 +154,22 @@ ACTIVATED = re.compile(
 the audit counts those of Effect Monsters no `numbered` pattern reads (pyrules.pool)."""
 
 
+FACEUP_ACTIVATED = re.compile(
+    r"^(?!during each of your standby phases?, pay\b)"     # a cost to keep the card ("Messenger of Peace"): no activation
+    r"(?:once per turn\b|once during\b|either player can\b"
+    r"|(?:during|at the (?:start|end) of) (?:each of )?(?:your|your opponent's|each player's|his/her|their)(?: own)? "
+    r"(?:standby|end|draw) phases?\b|at the end of (?:each of )?your opponent's turns?\b"
+    r"|you can (?:only activate this card's effect|activate this card's effect|use this effect|pay|send|tribute|discard|"
+    r"remove|add|special summon|normal summon)\b"
+    r"|(?:pay|tribute|discard|remove from play) [^.]*\bto (?:use|activate this card's effect|inflict|destroy|negate|"
+    r"special summon)\b"
+    r"|(?!pay\b|tribute\b)[^.]*\bduring (?:each of )?(?:your|your opponent's|his/her|their) standby phases?\.?$)", re.I)
+"""g36st (issue 36): a sentence of a Spell or Trap Card that stays face-up worded like one of its face-up activated
+effects ("Once per turn ...", "During each of your Standby Phases ...", "Pay 300 Life Points to use this card's
+effect", "... during each of his/her Standby Phases."); the audit lists those of Continuous, Equip and Field Spells
+and Continuous Traps that no `numbered` pattern reads (`faceup_unread`, pyrules.importers)."""
+
+
 def topics(sentence: str) -> list[str]:
     """Which of Summons, Tributes, attacks, battle positions this sentence permits or forbids.
     A triggered effect ("When this card is Summoned: draw 1 card") counts only when what it
@@ -453,14 +469,17 @@ def derive(text: str, patterns: Iterable[Pattern] | None = None, voc: Vocabulary
     chosen = bundled_patterns() if patterns is None else tuple(patterns)
     if kind is not None:
         chosen = tuple(p for p in chosen if p.cards in (None, kind))
-    return _read(text, tuple(p for p in chosen if p.topic != ACTIVATION_TOPIC), voc)
+    # a Spell or Trap Card's own activation is its effect 1 (CONTRACT 9): its face-up effects count from 2
+    return _read(text, tuple(p for p in chosen if p.topic != ACTIVATION_TOPIC), voc,
+                 1 if kind in ("spell", "trap") else 0)
 
 
-def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = None) -> Derived:
-    """derive() on a text of a readable length (entries checked against `voc`)."""
+def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = None, first: int = 0) -> Derived:
+    """derive() on a text of a readable length (entries checked against `voc`); `first`: the count of activated
+    effects before the text's first numbered sentence (1 on a Spell or Trap Card: its own activation)."""
     out = Derived([], [], [])
     about: list[str] = []
-    number = 0
+    number = first
     for sentence in sentences(text):
         spoken = topics(sentence)
         about += [t for t in spoken if t not in about]
@@ -471,7 +490,7 @@ def _read(text: str, patterns: tuple[Pattern, ...], voc: Vocabulary | None = Non
             _take(out, p, m, sentence, number + any(q.numbered for q, _ in hits), voc)
         if any(p.numbered for p, _ in hits):
             number += 1
-        elif ACTIVATED.search(sentence):
+        elif (FACEUP_ACTIVATED.search(sentence) and not hits) if first else ACTIVATED.search(sentence):
             out.unread_activated.append(sentence)
         for p, m in hits:
             _take(out, p, m, sentence, number, voc)

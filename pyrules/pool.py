@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import POOL_FILE, rulings_cards
-from .effects import activation_modelled, kinds_in, monster_effects_modelled
+from .effects import activation_modelled, faceup_effects_modelled, kinds_in, monster_effects_modelled
 from .importers import ImportResult, import_cards
 from .paths import facts_dir
 
@@ -64,6 +64,7 @@ def audit(result: ImportResult) -> dict[str, Any]:
             "from_overlay": sum(1 for r in records.values() if "curated" in r),
             "activation": activation_audit(result.one_per_name(), result.activation),
             "monster_effects": monster_effects_audit(result.one_per_name(), result.unread_activated),
+            "faceup_effects": faceup_effects_audit(result.one_per_name()),
             "records": every}
 
 
@@ -101,6 +102,22 @@ def monster_effects_audit(cards: list[dict], unread: dict[str, list[str]]) -> di
     return {"effect_monsters": len(effect_monsters), "with_activated_effects": len(with_entries),
             "modelled": len(whole), "by_type_only": len(with_entries) - len(whole), "modelled_cards": whole,
             "unread": len(left), "unread_cards": left}
+
+
+def faceup_effects_audit(cards: list[dict]) -> dict[str, Any]:
+    """g36st (issue 36): for the Spells and Traps, how many have activated effects of the face-up card read from their
+    text (`spell_trap_effect` entries, rules/activation_faceup.lp) and of those, how many have every such sentence
+    read (pyrules.effects.faceup_effects_modelled); and the Continuous, Equip and Field Spells and Continuous Traps with
+    a sentence worded like a face-up activated effect that no pattern reads (`faceup_unread`: judged by no rule,
+    effect_not_modelled), by name."""
+    spells_traps = [c for c in cards if c.get("kind") in ("spell", "trap")]
+    with_entries = sorted(c["name"] for c in spells_traps
+                          if any(e.get("effect") == "spell_trap_effect" for e in c.get("effects") or ()))
+    whole = sorted(c["name"] for c in spells_traps if faceup_effects_modelled(c))
+    unread = sorted(c["name"] for c in spells_traps if c.get("faceup_unread"))
+    return {"spells_traps": len(spells_traps), "with_faceup_effects": len(with_entries), "modelled": len(whole),
+            "modelled_cards": whole, "partly_read_cards": sorted(set(with_entries) - set(whole)),
+            "unread": len(unread), "unread_cards": unread}
 
 
 def with_curated(cards: list[dict], curated: list[dict]) -> list[dict]:

@@ -144,6 +144,13 @@ def print_audit(report: dict) -> None:
                    f"once per turn), {mon['by_type_only']} judged by their effects' types alone (listed as unmodelled "
                    f"when activated); {mon['unread']} with a sentence worded like an activated effect that no pattern "
                    f"reads ({', '.join(mon['unread_cards'][:10])}{', ...' if mon['unread'] > 10 else ''}).")
+    fu = report.get("faceup_effects")
+    if fu:
+        left = list(fu["unread_cards"])
+        click.echo(f"Activated effects of face-up Spells and Traps: {fu['with_faceup_effects']} cards with such effects "
+                   f"read from their text, {fu['modelled']} of them with every one read (event, cost, needs, once per "
+                   f"turn); {fu['unread']} with a sentence worded like one that no pattern reads, not judged "
+                   f"(effect_not_modelled: {', '.join(left[:10])}{', ...' if len(left) > 10 else ''}).")
 
 
 def _type_text(t) -> str:

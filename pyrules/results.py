@@ -15,7 +15,7 @@ from clingo import Symbol, SymbolType
 
 from . import sentences
 from .actions import SIGNATURES, Action
-from .effects import activation_modelled, monster_effects_modelled
+from .effects import activation_modelled, faceup_effects_modelled, monster_effects_modelled
 from .records import Record, record, set_field
 
 if TYPE_CHECKING:
@@ -220,6 +220,11 @@ MONSTER_EFFECT_UNMODELLED = ("its activated effects are not all modelled (an eve
                              "target, a condition or a cost no entry states): judged by the rules of its effect's type "
                              "(Ignition, Quick, Trigger, Flip) alone")
 """Why a monster whose activated effect an answer judges is unmodelled (pyrules.effects.monster_effects_modelled)."""
+FACEUP_EFFECT_UNMODELLED = ("the activated effects of this face-up card are not all read from its text (an event the "
+                            "snapshot does not record, a condition or a cost no entry states): those no entry states are "
+                            "not judged (effect_not_modelled)")
+"""Why a face-up Spell or Trap Card whose activated effect an answer judges is unmodelled
+(pyrules.effects.faceup_effects_modelled)."""
 """Why a Spell or Trap Card whose activation an answer judges is unmodelled.  pyrules keeps no card text,
 so the per-kind default is taken: every Spell and Trap Card is assumed to have an activation condition in its
 text (a card without one, "Waboku", is listed too: over-reported, never missed)."""
@@ -236,6 +241,10 @@ def unmodelled(game: Game, activated: Iterable[str] = ()) -> tuple[Unmodelled, .
             out.append(Unmodelled(e.id, e.card["name"], e.card["unmodelled"]))
         elif e.id in activated and e.card.get("kind") == "monster" and not monster_effects_modelled(e.card):
             out.append(Unmodelled(e.id, e.card["name"], MONSTER_EFFECT_UNMODELLED))
+        elif (e.id in activated and e.card.get("kind") in ("spell", "trap") and e.face == "up"
+              and e.zone in ("spell_trap_zone", "field_zone")):
+            if not faceup_effects_modelled(e.card):     # its face-up effect, not its activation, is judged
+                out.append(Unmodelled(e.id, e.card["name"], FACEUP_EFFECT_UNMODELLED))
         elif e.id in activated and e.card.get("kind") in ("spell", "trap") and not activation_modelled(e.card):
             out.append(Unmodelled(e.id, e.card["name"], ACTIVATION_UNMODELLED))
     return tuple(out)

@@ -58,6 +58,9 @@ CARD_SCHEMA: dict[str, Any] = {
         "unmodelled": {"type": "string", "description": "rule-relevant text of the card that no effect models yet, and why"},
         "activation_unmodelled": {"type": "string", "description": "a Spell or Trap Card's activation text that asks "
                                   "something no effect models yet (a condition, a cost, targets), and what"},
+        "faceup_unread": {"type": "string", "description": "a Spell or Trap Card that stays face-up has sentences "
+                          "worded like activated effects of the face-up card that no pattern reads (not judged: "
+                          "effect_not_modelled): how many"},
         "source": _str,
         "note": _str,
     },

@@ -40,6 +40,11 @@ tallied under "fix:*":
 - a lock on activations the core registers on a player (EFFECT_CANNOT_ACTIVATE, whose filter is a script function the
   harness cannot read) is written as `cards_cannot_be_activated` for the cards its owner's text names
   (ACTIVATION_LOCKS: "Sasuke Samurai #2", Spell and Trap Cards until the End Phase); the harness wrote nothing;
+- a face-up Spell or Trap Card's effect chained (a Continuous, Equip or Field Spell's, a Continuous Trap's, with a
+  description of its own, aux.Stringid(code, k)) is written as its effect k+2: the harness wrote none for the first
+  (effect 1, the number of the card's own activation, CONTRACT 9) and k+1 for the others; approximate as the
+  harness's reading is (a card whose activation has a description of its own, "Call of the Mummy", is read as a
+  face-up effect too);
 - a monster destroyed on the field and sent to the Graveyard is written as a `destroyed` event (CONTRACT 9: `by`
   battle or effect, the card as it is in the Graveyard): the harness wrote none, so a card that answers it
   ("Michizure", "Hero Signal") had no event to answer. (Spells and Traps destroyed are not written: whose effect
@@ -105,6 +110,8 @@ def fixed_track(self, t, b):
         c, loc, seq, _p = compare.loc_of(info)
         if code == NARROW_PASS and loc == compare.L_SZONE:
             narrow(self)[(c, seq)] = [0, 0]
+        _c, _i, _tc, tl, _ts, desc = struct.unpack_from("<IIBBBI", b)
+        faceup_effect_number(self, code, tl, desc)
     elif t == MSG_FIELD_DISABLED:
         self.disabled_field = struct.unpack_from("<I", b)[0]
     elif t == compare.M.SUMMONING:
@@ -113,6 +120,34 @@ def fixed_track(self, t, b):
         for counts in narrow(self).values():
             counts[c] += loc == compare.L_MZONE
     return out
+
+
+def faceup_effect_number(d, code, where, desc) -> None:
+    """A Spell or Trap Card's effect chained from the Spell & Trap Zone with a description of its own
+    (aux.Stringid(code, k)) is its face-up effect: the card's own activation is its effect 1 (CONTRACT 9, its
+    description 0), so its face-up effects count from 2 (rules/activation_faceup.lp); the harness wrote k+1 for k>0 and
+    nothing (effect 1) for k=0.  `where`: the location the effect was activated from (the card may have moved since:
+    "Wave-Motion Cannon"'s cost)."""
+    ev = d.events[-1] if d.events else None
+    if where != compare.L_SZONE or not ev or ev.get("event") != "activate" or desc >> 4 != code:
+        return
+    t = _card_type(code)      # a Continuous, Equip or Field Spell or a Continuous Trap (no monster, a Union, there)
+    if not t & 0x6 or t & 0x1 or not t & (0x20000 | 0x40000 | 0x80000):
+        return
+    ev["effect"] = (desc & 0xf) + 2
+    if d.chain and d.chain[-1].get("card") == ev.get("card"):
+        d.chain[-1]["effect"] = ev["effect"]
+    FIX["faceup_effect_number"] += 1
+
+
+_TYPES: dict = {}
+
+
+def _card_type(code) -> int:
+    """The card type bits of a card code, from the harness's card database (loaded once)."""
+    if not _TYPES:
+        _TYPES.update({c: row[2] for c, row in compare.CardDB(compare.CDB).rows.items()})
+    return _TYPES.get(code & 0x7fffffff, 0)
 
 
 def activation_locks(d, s) -> None:
