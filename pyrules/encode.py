@@ -384,6 +384,7 @@ def _encode_card(enc: Encoding, names: NameTable, e: Entry, shared: set[str] | N
     if e.properly_summoned:
         out.append(F("properly_summoned", c))
     out += [F(f"{key}_now", c, value) for key, value in e.current]
+    out += [F("counters", c, kind, count) for kind, count in e.counters]
     out.extend(names.facts_of(e.card, c, enc.names, enc.prefix, shared))
 
 

@@ -29,12 +29,13 @@ class Entry:
     are made for every snapshot, and a dataclass costs about half a millisecond to define
     when the module is imported, which every command does.)"""
     __slots__ = ("id", "card", "player", "zone", "slot", "path", "owner", "position", "face", "equipped_to",
-                 "equipped_turn", "set_turn", "properly_summoned", "current")
+                 "equipped_turn", "set_turn", "properly_summoned", "current", "counters")
 
     def __init__(self, id: str, card: dict, player: str, zone: str, slot: int, path: str, owner: str,
                  position: str | None = None, face: str | None = None, equipped_to: str | None = None,
                  equipped_turn: int | None = None, properly_summoned: bool = False,
-                 current: tuple[tuple[str, int], ...] = (), set_turn: int | None = None) -> None:
+                 current: tuple[tuple[str, int], ...] = (), set_turn: int | None = None,
+                 counters: tuple[tuple[str, int], ...] = ()) -> None:
         self.id = id
         self.card = card
         self.player = player              # whose zone (the controller, for the field)
@@ -49,6 +50,7 @@ class Entry:
         self.set_turn = set_turn                    # the duel turn a face-down Spell or Trap was Set on
         self.properly_summoned = properly_summoned
         self.current = current            # (atk|def|level, value) given for a monster on the field
+        self.counters = counters          # (kind, how many) of the counters on a card on the field
 
     def __repr__(self) -> str:
         return f"Entry({self.id!r}, {self.card.get('name')!r}, {self.player}, {self.zone})"
@@ -321,7 +323,8 @@ class _Normaliser:
             slot=n, path=path, owner=owner, position=item.get("position"),
             face=item.get("face", "up") if key in ("monsters", "spells_traps", "field_spell") else None,
             equipped_to=item.get("equipped_to"), equipped_turn=item.get("equipped_turn"), properly_summoned=item.get("properly_summoned", False),
-            current=tuple((k, item[k]) for k in ("atk", "def", "level") if k in item), set_turn=item.get("set_turn"))
+            current=tuple((k, item[k]) for k in ("atk", "def", "level") if k in item), set_turn=item.get("set_turn"),
+            counters=tuple(sorted((k, n) for k, n in (item.get("counters") or {}).items() if n)))
 
     def _unique(self, entries: list[Entry]) -> list[Entry]:
         """The entries with a usable id (not reserved, not taken), indexed in self.by_id."""

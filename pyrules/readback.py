@@ -150,12 +150,18 @@ class AnswerReader:
             got = self.values(key).get(i)
             if got is not None:
                 entry[key] = got.number
+        entry.update(self._counters(i))
         owner = self.values("owner").get(i)
         if owner is not None and owner.number != p:
             entry["owner"] = self.player(owner)
         if any(a[0].number == i for a in self.all("properly_summoned")):
             entry["properly_summoned"] = True
         return entry
+
+    def _counters(self, i: int) -> dict[str, Any]:
+        """The counters key of card i's entry: {"counters": {kind: count}}, or nothing when it holds none."""
+        held = {a[1].name: a[2].number for a in self.all("counters") if a[0].number == i}
+        return {"counters": held} if held else {}
 
     def _value(self, what: str, value: Symbol) -> Any:
         if what == "card":

@@ -95,6 +95,10 @@ def retired_key_message(path: str, message: str, card_path: str | None = None) -
     return f"a retired card key: write the effect instead, effects: [{RETIRED_CARD_KEYS[key]}] (pyrules effects)"
 
 
+_counters = {"type": "object", "additionalProperties": False,
+             "description": "the counters on the card now, by kind (default: none)",
+             "properties": {"spell": {"type": "integer", "minimum": 0, "maximum": 99,
+                                      "description": "Spell Counters on the card"}}}
 _card_ref = {"anyOf": [{"type": "string", "description": "a card name from the database"},
                        {"$ref": "#/definitions/card"}]}
 
@@ -104,7 +108,8 @@ _monster = {
                    "face": {"enum": ["up", "down"]}, "owner": _str,
                    "atk": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": "current ATK (default: printed)"},
                    "def": {"type": "integer", "minimum": 0, "maximum": 1_000_000, "description": "current DEF (default: printed)"},
-                   "level": {"type": "integer", "minimum": 0, "maximum": 12, "description": "current Level (default: printed)"}},
+                   "level": {"type": "integer", "minimum": 0, "maximum": 12, "description": "current Level (default: printed)"},
+                   "counters": _counters},
 }
 _spell_trap = {
     "type": "object", "required": ["id", "card", "face"], "additionalProperties": False,
@@ -116,7 +121,8 @@ _spell_trap = {
                    "set_turn": {"type": "integer", "minimum": 1, "maximum": 100_000,
                                 "description": "the duel turn on which this face-down card was Set (at most the "
                                                "snapshot's turn; default: an earlier turn of its player, or this turn on "
-                                               "the turn player's first, turn 1 or 2)"}},
+                                               "the turn player's first, turn 1 or 2)"},
+                   "counters": _counters},
 }
 _pile_entry = {"anyOf": [{"type": "string", "description": "a bare card name"}, {
     "type": "object", "required": ["id", "card"], "additionalProperties": False,

@@ -30,6 +30,7 @@ def monster_box(e: Entry) -> list[str]:
     lines = [c["name"], f"id {e.id}", f"{pos} {face}", f"L{c.get('level', '-')} {stats}"]
     if e.owner != e.player:
         lines.append(f"owner {e.owner}")
+    lines += [f"{count} {kind} counters" for kind, count in e.counters]
     return lines
 
 
@@ -41,6 +42,7 @@ def spell_box(e: Entry, game: Game) -> list[str]:
         lines.append(f"equips {e.equipped_to}")
     if e.set_turn is not None:
         lines.append(f"Set turn {e.set_turn}")
+    lines += [f"{count} {kind} counters" for kind, count in e.counters]
     return lines
 
 

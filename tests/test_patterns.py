@@ -192,6 +192,12 @@ def test_activated_effects_are_numbered_in_text_order_and_fallbacks_give_their_t
                      "Spell Counter on it. You can remove 1 Spell Counter from this card, then target 1 Spell/Trap on "
                      "the field; destroy that target.", kind="monster")
     got = [(e["type"], e["number"], e["event"], e["further"]) for e in breaker.effects if e["effect"] == "monster_effect"]
+    assert got == [("trigger", 1, "normal_summoned", "none"), ("ignition", 2, "none", "none")]
+    # the same text with a target no precise pattern reads: the fallback gives its type only
+    other = derive("If this card is Normal Summoned: Place 1 Spell Counter on it (max. 1). Gains 300 ATK for each "
+                   "Spell Counter on it. You can remove 1 Spell Counter from this card, then target 1 monster on "
+                   "the field; destroy that target.", kind="monster")
+    got = [(e["type"], e["number"], e["event"], e["further"]) for e in other.effects if e["effect"] == "monster_effect"]
     assert got == [("trigger", 1, "normal_summoned", "none"), ("ignition", 2, "none", "unread")]
     bug = derive("FLIP: Select and destroy 1 monster on the field.", kind="monster")
     assert bug.effects == [{"effect": "monster_effect", "type": "flip", "number": 1, "event": "flipped",

@@ -40,6 +40,9 @@ tallied under "fix:*":
 - a lock on activations the core registers on a player (EFFECT_CANNOT_ACTIVATE, whose filter is a script function the
   harness cannot read) is written as `cards_cannot_be_activated` for the cards its owner's text names
   (ACTIVATION_LOCKS: "Sasuke Samurai #2", Spell and Trap Cards until the End Phase); the harness wrote nothing;
+- the Spell Counters the core's card query reports on each card on the field (QUERY_COUNTERS, counter kind 0x1) are
+  written as that card's `counters: {spell: N}` (the harness wrote none, so every card held none: "Miracle Restoring"
+  and "Skilled Dark Magician" were never payable for pyrules);
 - a face-up Spell or Trap Card's effect chained (a Continuous, Equip or Field Spell's, a Continuous Trap's, with a
   description of its own, aux.Stringid(code, k)) is written as its effect k+2: the harness wrote none for the first
   (effect 1, the number of the card's own activation, CONTRACT 9) and k+1 for the others; approximate as the
@@ -179,6 +182,43 @@ def unusable_zones(d, s) -> None:
             FIX["unusable_zones_written"] += 1
 
 
+QUERY_COUNTERS_FLAGS = 0x20003  # QUERY_CODE | QUERY_POSITION | QUERY_COUNTERS: code, location, then the counters
+COUNTER_KINDS = {0x1: "spell"}  # the core's counter kinds -> the snapshot's counters keys
+
+
+def field_counters(d, pl, loc) -> dict:
+    """The counters the core reports on player pl's cards in location loc: zone index -> {kind: count}."""
+    ln = d.L.query_field_card(d.p, pl, loc, QUERY_COUNTERS_FLAGS, d.buf, 0)
+    raw, i, out = d.buf.raw[:ln], 0, {}
+    while i < ln:
+        clen = struct.unpack_from("<i", raw, i)[0]
+        if clen > 4:
+            _qf, _code, info, n = struct.unpack_from("<IIIi", raw, i + 4)
+            seq = compare.loc_of(info)[2]
+            for k in range(n):
+                word = struct.unpack_from("<I", raw, i + 20 + 4 * k)[0]
+                kind = COUNTER_KINDS.get(word & 0xffff)
+                if kind and word >> 16:
+                    out.setdefault(seq, {})[kind] = word >> 16
+        i += max(clen, 4)
+    return out
+
+
+def write_counters(d, s) -> None:
+    """The counters on each card on the field, written on its entry (monsters by the harness's slot ids, Spells and
+    Traps by zone)."""
+    for pl, key in ((0, "A"), (1, "B")):
+        side = s["players"][key]
+        for loc, ids in ((compare.L_MZONE, {seq: d.slot.get((pl, seq)) for seq in range(5)}),
+                         (compare.L_SZONE, {**{seq: "%s.s%d" % (key, seq) for seq in range(5)}, 5: "%s.fs" % key})):
+            for seq, counters in field_counters(d, pl, loc).items():
+                entries = (side.get("monsters") or []) + (side.get("spells_traps") or []) + [side.get("field_spell") or {}]
+                for e in entries:
+                    if e.get("id") == ids.get(seq) and e.get("face") != "down":
+                        e["counters"] = counters
+                        FIX["counters_written"] += 1
+
+
 def narrow(d) -> dict:
     """The face-up "Narrow Pass" cards the harness follows: (controller, zone) -> Normal Summons since its activation,
     per player."""
@@ -218,6 +258,7 @@ def fixed_snapshot(self, phase_name, first_turn_draw, extra=None):
             FIX["narrow_pass_counted"] += 1
     unusable_zones(self, s)
     activation_locks(self, s)
+    write_counters(self, s)
     a = s.get("attack")
     if isinstance(a, dict):
         on_field = {m["id"] for p in s["players"].values() for m in p.get("monsters") or [] if isinstance(m, dict)}
