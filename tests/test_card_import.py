@@ -89,7 +89,8 @@ def test_cdb_flags_and_aliases(tmp_path):
     assert cards["Umi"]["spell_type"] == "field" and "level" not in cards["Umi"]
     assert cards["Mirror Force"] == {"name": "Mirror Force", "passcode": 44095762, "kind": "trap",
                                      "trap_type": "normal", "source": "cards.cdb",
-                                     "effects": [{"effect": "answers_attack", "by": "opponent"}]}   # the overlay's
+                                     "effects": [{"effect": "answers_attack", "by": "opponent"},
+                                                 {"effect": "destroys_monsters"}]}   # the overlay's
     assert cards["Question Mark"]["atk_unknown"] and "atk" not in cards["Question Mark"]
     assert res.skipped_unsupported == ["Some Xyz: xyz frame"]
     # the overlay adds what no database holds
