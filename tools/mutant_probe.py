@@ -105,6 +105,26 @@ class Worlds:
             self.checks[f][w].add(check)
 
 
+def save_worlds(worlds: Worlds, path: Path) -> None:
+    """The worlds as JSON (atoms as text), to probe again without running the checks."""
+    path.write_text(json.dumps({"groundings": worlds.groundings, "seconds": worlds.seconds,
+                                "files": {f: {"atoms": [[str(a) for a in w] for w in worlds.atoms.get(f, [])],
+                                              "checks": [sorted(c) for c in worlds.checks.get(f, [])]}
+                                          for f in worlds.signatures}}))
+
+
+def load_worlds(path: Path, signatures: dict[str, set[tuple[str, int]]]) -> Worlds | None:
+    """Worlds saved by save_worlds, if they hold every file asked for."""
+    data = json.loads(path.read_text())
+    if not set(signatures) <= set(data["files"]):
+        return None
+    worlds = Worlds(signatures, groundings=data["groundings"], seconds=data["seconds"])
+    for f in signatures:
+        worlds.atoms[f] = [[clingo.parse_term(a) for a in w] for w in data["files"][f]["atoms"]]
+        worlds.checks[f] = [set(c) for c in data["files"][f]["checks"]]
+    return worlds
+
+
 def whole_models(statements: Any, facts: list[clingo.Symbol]) -> list[list[clingo.Symbol]]:
     """The models (every atom) of one grounding: the statements the pruner keeps with every fact."""
     from clingo.ast import ProgramBuilder
@@ -286,7 +306,9 @@ def _mutants_of(base: RuleBase, stmt: Any, path: Path, i: int, stats: dict[str, 
         stats["mutants"] += 1
         stats["equivalent"] += m.status == "equivalent"
         mine.append(Probed(m, i, len(mine) + 1))
-        rules += probe_rules(mutate.mutated(stmt, site), i, len(mine))
+        new = mutate.mutated(stmt, site)
+        if m.status != "equivalent" or mutate.grounds_alone(str(new)) is None:   # (a marked one may not ground)
+            rules += probe_rules(new, i, len(mine))
     return mine, rules
 
 
@@ -365,8 +387,11 @@ def _file_report(engine: Any, checks: list, folder: Path, f: Path, base: RuleBas
               f"{sum(1 for p in live if not p.worlds)} unseen, {stats['worlds']} worlds, {stats['seconds']} s",
               file=sys.stderr)
     t = time.monotonic()
-    if args.confirm:
-        confirm(engine, checks, [p for p in live if p.worlds], progress=not args.quiet)
+    if args.confirm is not None:
+        seen = [p for p in live if p.worlds]
+        if args.confirm:
+            seen = seen[::max(1, len(seen) // args.confirm)][:args.confirm]
+        confirm(engine, checks, seen, progress=not args.quiet)
     if args.confirm_unseen:
         confirm(engine, checks, [p for p in live if not p.worlds][:args.confirm_unseen], every=True,
                 progress=not args.quiet)
@@ -399,10 +424,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("files", nargs="+", type=Path)
     ap.add_argument("--rules", type=Path, default=None, help="the rules folder (default: rules/ of this tree)")
     ap.add_argument("--cases", default=str(ROOT / "tests" / "cases" / "*.yaml"), help="case files (a glob)")
-    ap.add_argument("--confirm", action="store_true", help="run each seen mutant on the checks where it was seen")
+    ap.add_argument("--confirm", type=int, nargs="?", const=0, default=None, metavar="N",
+                    help="run each seen mutant on the checks where it was seen (N: only N of them, spread over "
+                         "the file, to measure)")
     ap.add_argument("--confirm-unseen", type=int, default=0, metavar="N",
                     help="run N unseen mutants on every check (to measure the approximation)")
     ap.add_argument("--only-line", type=int, default=None, help="only the statement on this line (one file)")
+    ap.add_argument("--worlds", type=Path, default=None,
+                    help="a JSON file of the worlds: read when it holds the files asked for, else written "
+                         "(the checks and rules must be those it was made with)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -420,7 +450,11 @@ def main(argv: list[str] | None = None) -> int:
     checks = mutate.load_checks(sorted(Path(p) for p in glob.glob(args.cases)))
     engine = Engine(rules=folder)
     t0 = time.monotonic()
-    worlds = record_worlds(engine, checks, signatures, progress=not args.quiet)
+    worlds = load_worlds(args.worlds, signatures) if args.worlds and args.worlds.exists() else None
+    if worlds is None:
+        worlds = record_worlds(engine, checks, signatures, progress=not args.quiet)
+        if args.worlds:
+            save_worlds(worlds, args.worlds)
     if not args.quiet:
         print(f"worlds: {len(checks)} checks, {worlds.groundings} groundings, {worlds.seconds:.0f} s", file=sys.stderr)
     report: dict[str, Any] = {"rules": str(folder), "checks": len(checks), "groundings": worlds.groundings,
