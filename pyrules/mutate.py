@@ -511,8 +511,11 @@ def _run_mutant(engine: Any, copy: Path, checks: list[Check], order: list[int]) 
 
 
 def run(engine: Any, checks: list[Check], mutants: list[Mutant], *, limit: float,
-        progress: Callable[[int, int, Mutant], None] | None = None) -> None:
-    """Run the checks against each mutant not marked equivalent, setting its status."""
+        progress: Callable[[int, int, Mutant], None] | None = None,
+        checks_of: Callable[[Mutant], Iterable[int]] | None = None) -> None:
+    """Run the checks against each mutant not marked equivalent, setting its status.  `checks_of`:
+    the checks a mutant runs (every check when not given; tools/mutant_probe.py gives those where it
+    was seen)."""
     folder = engine.rules_dir
     killers: list[int] = []
     with tempfile.TemporaryDirectory(prefix="pyrules-mutants-") as tmp:
@@ -522,8 +525,9 @@ def run(engine: Any, checks: list[Check], mutants: list[Mutant], *, limit: float
             if m.status == "pending":
                 target = copy / m.file.relative_to(folder)
                 original = target.read_bytes()
-                topic = _topic(m, checks)
-                order = list(dict.fromkeys(killers + topic + list(range(len(checks)))))
+                own = list(range(len(checks)) if checks_of is None else checks_of(m))
+                mine = set(own)
+                order = [i for i in dict.fromkeys(killers + _topic(m, checks) + own) if i in mine]
                 target.write_text(m.text, encoding="utf-8")
                 start = time.monotonic()
                 try:
