@@ -58,6 +58,14 @@ SURVEY_EVENTS_MODELLED = {
     ("Forced Requisition", "on_other_event"): "answers_own_discard",
     ("Barrel Behind the Door", "on_damage"): "answers_damage_effect",
     ("Barrel Behind the Door", "counter_negates_damage_effect"): "answers_damage_effect",   # it redirects, not negates
+    # issue 36 (this round): events no snapshot records, Spell Counters, the destruction answered
+    ("Appropriate", "on_other_event"): "answers_unrecorded_event",       # a draw by an effect: never activated
+    ("Armored Glass", "on_other_event"): "answers_unrecorded_event",     # a monster becoming equipped: never activated
+    ("Judgment of Anubis", "counter_negates_damage_effect"): "answered_link_destroys_spell_traps",   # the damage is
+    # what it does after the negation; what it answers is the opponent's Spell that destroys Spell or Trap Cards
+    ("Anti-Spell", "cost_banish_or_counters"): "activation_cost",        # what: spell_counters (the snapshot's counters)
+    ("Mega Ton Magical Cannon", "cost_banish_or_counters"): "activation_cost",
+    ("Miracle Restoring", "cost_banish_or_counters"): "activation_cost",
     # wp-g36b (pool G seeds 791, 801): an activation that would inflict damage to the card's player, the damage negated
     ("Trap of Board Eraser", "on_damage"): "answers_damage_effect",
     ("Trap of Board Eraser", "counter_negates_damage_effect"): "answers_damage_effect",

@@ -200,8 +200,10 @@ def test_activated_effects_are_numbered_in_text_order_and_fallbacks_give_their_t
     got = [(e["type"], e["number"], e["event"], e["further"]) for e in other.effects if e["effect"] == "monster_effect"]
     assert got == [("trigger", 1, "normal_summoned", "none"), ("ignition", 2, "none", "unread")]
     bug = derive("FLIP: Select and destroy 1 monster on the field.", kind="monster")
-    assert bug.effects == [{"effect": "monster_effect", "type": "flip", "number": 1, "event": "flipped",
-                            "wording": "mandatory", "zone": "field", "further": "none"}]
+    assert [e for e in bug.effects if e["effect"] == "monster_effect"] == [
+        {"effect": "monster_effect", "type": "flip", "number": 1, "event": "flipped", "wording": "mandatory",
+         "zone": "field", "further": "none"}]
+    assert {"effect": "destroys_monsters"} in bug.effects     # read aside (facts/patterns/destroys_monsters.yaml)
     assert derive("When this card is sent from the field to the Graveyard: You can draw 1 card.", kind="spell").effects == []
     assert derive("Once per turn: You can discard 1 card.", kind="monster").unread_activated == []
     assert [e["effect"] for e in derive("You can only control 1 \"Gravekeeper's Guard\".", kind="monster").effects] == \
