@@ -25,6 +25,8 @@ examples (../shared/spec/examples):
         includes: ["flip_summon(bug)"]
         excludes: ["normal_summon(skull,[])"]
         count: 3
+        forbidden: ["normal_summon(ox,[])"]     # `legal --all` lists these among the forbidden candidates
+        unconsidered: ["declare_attack(ox,direct)"]   # ... and these neither as permitted nor as forbidden
       invalid: true            # optional: the snapshot must be rejected
       problems: ["players.B.monsters"]   # optional: substrings the problems must contain
       invalid_action: "flip_summon(nobody)"   # optional: this action must be rejected
@@ -215,7 +217,8 @@ def _keys(v: dict, path: str, shapes: dict[str, Shape], required: tuple[str, ...
 CHECK_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
                                   "exact": _flag, "readings": _or_null(_words), "notes": _or_null(_words),
                                   "cites": _or_null(_strings), "evidence": _or_null(_strings)}
-LEGAL_SHAPES: dict[str, Shape] = {"includes": _or_null(_actions), "excludes": _or_null(_actions), "count": _count}
+LEGAL_SHAPES: dict[str, Shape] = {"includes": _or_null(_actions), "excludes": _or_null(_actions), "count": _count,
+                                  "forbidden": _or_null(_actions), "unconsidered": _or_null(_actions)}
 
 
 def _check(v: Any, path: str) -> list[Problem]:
@@ -383,14 +386,24 @@ def _expect_unmodelled(engine, case: dict, spec: dict, snap: dict, case_readings
 
 
 def _expect_legal(engine, case: dict, spec: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:
-    """legal: the permitted actions include and exclude these, and number `count`."""
+    """legal: the permitted actions include and exclude these, and number `count`; with `forbidden`
+    or `unconsidered`, `legal --all` (include_forbidden) lists these as forbidden candidates, and
+    those neither as permitted nor as forbidden (candidates its legal mode does not try)."""
     want = case["legal"]
-    terms = [a.term() for a in engine.legal(snap, case_readings).permitted]
+    every = want.get("forbidden") is not None or want.get("unconsidered") is not None
+    got = engine.legal(snap, case_readings, include_forbidden=every)
+    terms = [a.term() for a in got.permitted]
+    refused = [v.action.term() for v in got.forbidden]
     problems = [f"missing {t}" for t in want.get("includes") or [] if parse_action(t).term() not in terms]
     problems += [f"unexpected {t}" for t in want.get("excludes") or [] if parse_action(t).term() in terms]
     if "count" in want and len(terms) != want["count"]:
         problems.append(f"expected {want['count']} permitted actions, got {len(terms)}")
-    return not problems, "; ".join(problems) + f" (permitted: {', '.join(terms)})"
+    problems += [f"not among the forbidden candidates: {t}" for t in want.get("forbidden") or []
+                 if parse_action(t).term() not in refused]
+    problems += [f"considered: {t}" for t in want.get("unconsidered") or []
+                 if parse_action(t).term() in terms + refused]
+    shown = f" (permitted: {', '.join(terms)}" + (f"; forbidden: {', '.join(refused)})" if every else ")")
+    return not problems, "; ".join(problems) + shown
 
 
 def _expect_verdict(engine, case: dict, spec: dict, snap: dict, case_readings: dict) -> tuple[bool, str]:

@@ -443,3 +443,36 @@ def test_show_puts_the_permitted_actions_beside_the_board_when_wide_enough():
     assert "Permitted actions" in wide[0] and "change_position(ox,defense)" in wide[1]
     assert not any("Permitted actions" in line for line in narrow[:3])
     assert any(line.startswith("Permitted actions") for line in narrow)
+
+
+LEGAL_ALL = """
+- name: In Main Phase 1 the Summon of a second monster is tried and refused, an attack is not tried
+  source: faq-basic-gameplay, WHAT ARE THE THREE KINDS OF SUMMON?
+  snapshot:
+    players:
+      A:
+        hand: [{id: ox, card: Battle Ox}]
+        monsters: [{id: bug, card: Basic Insect, position: attack}]
+    this_turn: [{event: normal_summon, card: bug}]
+  legal:
+    forbidden: ["normal_summon(ox,[])"]
+    unconsidered: [%s]
+"""
+
+
+def test_legal_forbidden_and_unconsidered_read_legal_all(tmp_path):
+    """legal.forbidden / legal.unconsidered: what `legal --all` lists as forbidden, and what it does
+    not try at all; a wrong expectation fails and names the action."""
+    good = tmp_path / "good.yaml"
+    good.write_text(LEGAL_ALL % '"declare_attack(bug,direct)"')
+    r = run("test", good)
+    assert r.exit_code == 0 and "1 passed, 0 failed" in r.output, r.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(LEGAL_ALL % '"normal_summon(ox,[])"')
+    r = run("test", bad)
+    assert r.exit_code == 1 and "considered: normal_summon(ox,[])" in r.output, r.output
+    worse = tmp_path / "worse.yaml"
+    worse.write_text(LEGAL_ALL.replace('forbidden: ["normal_summon(ox,[])"]', 'forbidden: ["flip_summon(bug)"]')
+                     % '"declare_attack(bug,direct)"')
+    r = run("test", worse)
+    assert r.exit_code == 1 and "not among the forbidden candidates: flip_summon(bug)" in r.output, r.output
