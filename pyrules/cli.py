@@ -486,8 +486,11 @@ def _default_cases() -> list[Path]:
 @click.option("--only", "only", multiple=True, metavar="GLOB",
               help="With --mutate: draw the mutants from the rule files matching GLOB only (a path inside the "
                    "rules folder, as 'activation_*.lp' or 'next/*.lp'; repeatable).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="With --mutate: run this many mutants at once, each in its own process and copy of the rules "
+                   "(the verdicts are the same; use the number of cores).")
 @click.pass_context
-def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum, only):
+def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum, only, workers):
     """Run YAML ruling case files (files or folders) and report the failing checks.
 
     Without PATH, runs the project's own ruling suite (tests/cases) from a checkout.
@@ -507,6 +510,7 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum,
         pyrules test my_cases/ --rules my_rules/ -k replay
         pyrules test --mutate 60 --seed 1
         pyrules test --mutate 20 --only 'activation_*.lp'
+        pyrules test --mutate 40 --seed 3 --workers 2
     """
     from .cases import case_files, run_file
     files = case_files(_case_roots(paths))
@@ -516,7 +520,7 @@ def test_cmd(ctx, paths, pattern, as_json, cards, rules, mutants, seed, minimum,
     except RuntimeError as e:
         raise InvalidInput(Problem(rules or "rules", f"the rules do not load: {e}"))
     if mutants is not None:
-        _mutation_test(engine, files, pattern, as_json, mutants, seed, minimum, only)
+        _mutation_test(engine, files, pattern, as_json, mutants, seed, minimum, only, workers)
     outcomes = [outcome for f in files for outcome in run_file(engine, f, pattern)]
     passed = sum(o.ok for o in outcomes)
     failures = [o for o in outcomes if not o.ok]
@@ -560,7 +564,7 @@ def _unreadable(f: Path, text: str) -> Problem:
 
 
 def _mutation_test(engine, files: list[Path], pattern: str | None, as_json: bool, count: int, seed: int,
-                   minimum: float, only: tuple[str, ...] = ()) -> NoReturn:
+                   minimum: float, only: tuple[str, ...] = (), workers: int = 1) -> NoReturn:
     """`test --mutate`: the unmutated rules pass every check first (else their failures, exit 1),
     then the sample of mutants is run; exit 0 when the killed share reaches `minimum`."""
     import time
@@ -585,7 +589,7 @@ def _mutation_test(engine, files: list[Path], pattern: str | None, as_json: bool
     def progress(n: int, total: int, m) -> None:
         click.echo(f"mutant {n + 1}/{total}: {m.status} {m.file.name}:{m.line} ({m.seconds:.1f} s)", err=True)
 
-    report = mutation_test(engine, checks, count, seed, minimum, progress, time.monotonic() - start, only)
+    report = mutation_test(engine, checks, count, seed, minimum, progress, time.monotonic() - start, only, workers)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:

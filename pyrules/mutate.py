@@ -397,14 +397,10 @@ def failures(engine: Any, checks: list[Check]) -> list[tuple[Check, str]]:
     return out
 
 
-def _in_child(work: Callable[[], dict], limit: float) -> dict | None:
-    """work() in a forked child, its JSON reply; None when it runs past `limit` seconds (it is
-    ended).  Without fork, in this process."""
-    if not hasattr(os, "fork"):
-        return work()
-    import select
-
-    from .supervise import die_with, end_child
+def _spawn(work: Callable[[], dict]) -> tuple[int, int]:
+    """work() in a forked child that writes its JSON reply to a pipe: (the child's pid, the pipe's
+    read end)."""
+    from .supervise import die_with
     sys.stdout.flush()
     sys.stderr.flush()
     read_end, write_end = os.pipe()
@@ -425,6 +421,27 @@ def _in_child(work: Callable[[], dict], limit: float) -> dict | None:
         finally:
             os._exit(code)
     os.close(write_end)
+    return pid, read_end
+
+
+def _reply(chunks: list[bytes]) -> dict:
+    """A child's reply from what it wrote."""
+    try:
+        got = json.loads(b"".join(chunks))
+    except ValueError:
+        return {"error": "the mutant's run ended without a reply"}
+    return got if isinstance(got, dict) else {"error": "the mutant's run gave no reply"}
+
+
+def _in_child(work: Callable[[], dict], limit: float) -> dict | None:
+    """work() in a forked child, its JSON reply; None when it runs past `limit` seconds (it is
+    ended).  Without fork, in this process."""
+    if not hasattr(os, "fork"):
+        return work()
+    import select
+
+    from .supervise import end_child
+    pid, read_end = _spawn(work)
     chunks: list[bytes] = []
     deadline = time.monotonic() + limit
     try:
@@ -439,11 +456,7 @@ def _in_child(work: Callable[[], dict], limit: float) -> dict | None:
                 chunks.append(chunk)
     finally:
         end_child(pid)
-    try:
-        got = json.loads(b"".join(chunks))
-    except ValueError:
-        return {"error": "the mutant's run ended without a reply"}
-    return got if isinstance(got, dict) else {"error": "the mutant's run gave no reply"}
+    return _reply(chunks)
 
 
 @dataclass
@@ -510,14 +523,26 @@ def _run_mutant(engine: Any, copy: Path, checks: list[Check], order: list[int]) 
     return {"killed": None} if got is None else {"killed": got[0], "message": got[1]}
 
 
+def _order(m: Mutant, checks: list[Check], killers: list[int],
+           checks_of: Callable[[Mutant], Iterable[int]] | None) -> list[int]:
+    """The checks a mutant runs, in order: those that killed earlier mutants, those of its topic, the rest."""
+    own = list(range(len(checks)) if checks_of is None else checks_of(m))
+    mine = set(own)
+    return [i for i in dict.fromkeys(killers + _topic(m, checks) + own) if i in mine]
+
+
 def run(engine: Any, checks: list[Check], mutants: list[Mutant], *, limit: float,
         progress: Callable[[int, int, Mutant], None] | None = None,
-        checks_of: Callable[[Mutant], Iterable[int]] | None = None) -> None:
+        checks_of: Callable[[Mutant], Iterable[int]] | None = None, workers: int = 1) -> None:
     """Run the checks against each mutant not marked equivalent, setting its status.  `checks_of`:
     the checks a mutant runs (every check when not given; tools/mutant_probe.py gives those where it
-    was seen)."""
+    was seen).  `workers` > 1: that many mutants at once, each in its own copy of the rules (where
+    processes fork); a mutant's status is the same either way."""
     folder = engine.rules_dir
     killers: list[int] = []
+    if workers > 1 and hasattr(os, "fork"):
+        _run_parallel(engine, checks, mutants, limit, progress, checks_of, workers)
+        return
     with tempfile.TemporaryDirectory(prefix="pyrules-mutants-") as tmp:
         copy = Path(tmp) / folder.name
         shutil.copytree(folder, copy)
@@ -525,9 +550,7 @@ def run(engine: Any, checks: list[Check], mutants: list[Mutant], *, limit: float
             if m.status == "pending":
                 target = copy / m.file.relative_to(folder)
                 original = target.read_bytes()
-                own = list(range(len(checks)) if checks_of is None else checks_of(m))
-                mine = set(own)
-                order = [i for i in dict.fromkeys(killers + _topic(m, checks) + own) if i in mine]
+                order = _order(m, checks, killers, checks_of)
                 target.write_text(m.text, encoding="utf-8")
                 start = time.monotonic()
                 try:
@@ -538,6 +561,108 @@ def run(engine: Any, checks: list[Check], mutants: list[Mutant], *, limit: float
                 _settle(m, reply, checks, killers)
             if progress:
                 progress(n, len(mutants), m)
+
+
+@dataclass
+class _Slot:
+    """One worker of a parallel run: its copy of the rules and the mutant it runs (n < 0: none)."""
+    copy: Path
+    n: int = -1
+    pid: int = 0
+    fd: int = -1
+    target: Path | None = None
+    original: bytes = b""
+    start: float = 0.0
+    chunks: list[bytes] = field(default_factory=list)
+
+
+@dataclass
+class _Pool:
+    """The state of a parallel run (_run_parallel): the mutants, the queue of those left, the slots."""
+    engine: Any
+    checks: list[Check]
+    mutants: list[Mutant]
+    limit: float
+    progress: Callable[[int, int, Mutant], None] | None
+    checks_of: Callable[[Mutant], Iterable[int]] | None
+    queue: list[int]
+    slots: list[_Slot]
+    killers: list[int] = field(default_factory=list)
+
+    def start(self, slot: _Slot) -> None:
+        """The next mutant of the queue, written into the slot's copy and run in a forked child."""
+        slot.n = self.queue.pop(0)
+        m = self.mutants[slot.n]
+        slot.target = slot.copy / m.file.relative_to(self.engine.rules_dir)
+        slot.original = slot.target.read_bytes()
+        slot.target.write_text(m.text, encoding="utf-8")
+        order = _order(m, self.checks, self.killers, self.checks_of)
+        engine, copy, checks = self.engine, slot.copy, self.checks
+        slot.start, slot.chunks = time.monotonic(), []
+        slot.pid, slot.fd = _spawn(lambda: _run_mutant(engine, copy, checks, order))
+
+    def finish(self, slot: _Slot, reply: dict | None) -> None:
+        """The slot's child is done (or past the limit: reply None): its mutant settled, the copy restored."""
+        from .supervise import end_child
+        end_child(slot.pid)
+        os.close(slot.fd)
+        if slot.target is not None:
+            slot.target.write_bytes(slot.original)
+        m = self.mutants[slot.n]
+        m.seconds = time.monotonic() - slot.start
+        _settle(m, reply, self.checks, self.killers)
+        if self.progress:
+            self.progress(slot.n, len(self.mutants), m)
+        slot.n = -1
+
+    def wait(self) -> None:
+        """Until some child writes or ends (or reaches the limit): read what came, settle who is done."""
+        import select
+        now = time.monotonic()
+        for slot in [s for s in self.slots if s.n >= 0 and now - s.start > self.limit]:
+            self.finish(slot, None)
+        busy = [s for s in self.slots if s.n >= 0]
+        if not busy:
+            return
+        left = max(0.0, min(self.limit - (now - s.start) for s in busy))
+        ready = select.select([s.fd for s in busy], [], [], left)[0]
+        for slot in [s for s in busy if s.fd in ready]:
+            chunk = os.read(slot.fd, 1 << 16)
+            if chunk:
+                slot.chunks.append(chunk)
+            else:
+                self.finish(slot, _reply(slot.chunks))
+
+
+def _run_parallel(engine: Any, checks: list[Check], mutants: list[Mutant], limit: float,
+                  progress: Callable[[int, int, Mutant], None] | None,
+                  checks_of: Callable[[Mutant], Iterable[int]] | None, workers: int) -> None:
+    """run() with `workers` forked children at once, each on its own copy of the rules folder; progress
+    is reported as each mutant ends (mutants marked equivalent first)."""
+    from .supervise import end_child
+    queue = [n for n, m in enumerate(mutants) if m.status == "pending"]
+    for n, m in enumerate(mutants):
+        if m.status != "pending" and progress:
+            progress(n, len(mutants), m)
+    with tempfile.TemporaryDirectory(prefix="pyrules-mutants-") as tmp:
+        slots = []
+        for k in range(min(workers, max(1, len(queue)))):
+            copy = Path(tmp) / str(k) / engine.rules_dir.name
+            shutil.copytree(engine.rules_dir, copy)
+            slots.append(_Slot(copy))
+        pool = _Pool(engine, checks, mutants, limit, progress, checks_of, queue, slots)
+        try:
+            while pool.queue or any(s.n >= 0 for s in slots):
+                for slot in slots:
+                    if slot.n < 0 and pool.queue:
+                        pool.start(slot)
+                pool.wait()
+        finally:                                    # Ctrl-C, or any error: no child is left running
+            for slot in slots:
+                if slot.n >= 0:
+                    end_child(slot.pid)
+                    if slot.target is not None:
+                        slot.target.write_bytes(slot.original)
 
 
 def _settle(m: Mutant, reply: dict | None, checks: list[Check], killers: list[int]) -> None:
@@ -560,15 +685,15 @@ def _settle(m: Mutant, reply: dict | None, checks: list[Check], killers: list[in
 
 def mutation_test(engine: Any, checks: list[Check], count: int = DEFAULT_COUNT, seed: int = DEFAULT_SEED,
                   minimum: float = DEFAULT_MIN, progress: Callable[[int, int, Mutant], None] | None = None,
-                  baseline_seconds: float | None = None, only: tuple[str, ...] = ()) -> Report:
+                  baseline_seconds: float | None = None, only: tuple[str, ...] = (), workers: int = 1) -> Report:
     """Draw `count` mutants of the engine's rules with `seed` and run the checks against each.
     A mutant still running after ten times the unmutated run's time (`baseline_seconds`, one
     minute at least) is stopped, and counted as killed.  `only`: globs of the rule files to
-    mutate (every file when empty)."""
+    mutate (every file when empty); `workers`: mutants run at once (run())."""
     start = time.monotonic()
     mutants, skipped = sample(engine.rules_dir, count, seed, only)
     limit = max(60.0, 10 * (baseline_seconds or 6.0))
-    run(engine, checks, mutants, limit=limit, progress=progress)
+    run(engine, checks, mutants, limit=limit, progress=progress, workers=workers)
     return Report(engine.rules_dir, seed, count, minimum, mutants, skipped, len(checks), time.monotonic() - start)
 
 

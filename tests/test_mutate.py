@@ -169,6 +169,25 @@ def test_mutate_two_lists_a_survivor_and_exits_by_the_threshold(tmp_path):
     assert (got["score"] >= 0.95) is (two.exit_code == 0)
 
 
+def test_mutate_with_two_workers_gives_each_mutant_the_same_status(tmp_path):
+    """--workers 2 runs two mutants at once, each on its own copy of the rules: every status is the one
+    a single worker gives, and the rules folder is left as it was."""
+    rules, cases = _tiny(tmp_path, DRAW_PERMITTED)        # one survivor among them
+    before = (rules / "draw.lp").read_text()
+    got = {}
+    for workers in ("1", "2"):
+        res = CliRunner().invoke(main, ["test", str(cases), "--rules", str(rules), "--mutate", "10", "--json",
+                                        "--workers", workers])
+        assert res.exit_code == 1, res.output
+        report = json.loads(res.stdout)
+        got[workers] = sorted((m["line"], m["kind"], m["mutation"], m["status"]) for m in report["mutants"])
+        assert report["survived"] == 1 and report["killed"] == 3
+    assert got["1"] == got["2"]
+    assert (rules / "draw.lp").read_text() == before
+    bad = CliRunner().invoke(main, ["test", str(cases), "--rules", str(rules), "--mutate", "2", "--workers", "0"])
+    assert bad.exit_code == 2 and "--workers" in bad.output
+
+
 def test_mutate_refuses_rules_that_fail_their_cases(tmp_path):
     rules, cases = _tiny(tmp_path, DRAW_PERMITTED.replace("permitted: true", "permitted: false"))
     res = CliRunner().invoke(main, ["test", str(cases), "--rules", str(rules), "--mutate", "2"])
