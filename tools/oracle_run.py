@@ -52,6 +52,12 @@ tallied under "fix:*":
   battle or effect, the card as it is in the Graveyard): the harness wrote none, so a card that answers it
   ("Michizure", "Hero Signal") had no event to answer. (Spells and Traps destroyed are not written: whose effect
   destroyed a card, which some of those answers ask, is not in the core's message.)
+- a Spell or Trap Card Set in a Spell & Trap Zone (MSG_SET) is written with the turn it was Set (`set_turn`, on a
+  face-down card only; forgotten when the card leaves the zone): the harness wrote none, so "Anti-Spell Fragrance"'s
+  wait for its player's next turn could not be read in the opponent's turn after the Set;
+- an End Phase discard prompt that is not the hand size's (its count is not the hand's cards beyond 6: a card's own
+  End Phase discard, "Spiritual Energy Settle Machine"'s) is not compared: the harness took every discard prompt of
+  the turn player's End Phase over their whole hand for the hand size's.
 
 usage: ORACLE_OUT=DIR OCG_ORACLE_DIR=DIR ORACLE_ASSUME_NEW=1 python tools/oracle_run.py [--corrected] POOL NDUELS SEED RULE
 """
@@ -81,7 +87,9 @@ def candidates(b) -> list:
 
 
 ORIGINAL = {"track": compare.Duel.track, "snapshot": compare.Duel.snapshot,
-            "chain_point": compare.Runner.chain_point, "duel": compare.Runner.duel}
+            "chain_point": compare.Runner.chain_point, "duel": compare.Runner.duel,
+            "discard_point": compare.Runner.discard_point}
+HAND_SIZE = 6   # rulebook-turn-and-summons: the End Phase (a hand of more than 6 cards is discarded down to 6)
 
 
 NARROW_PASS = 40172183
@@ -94,13 +102,15 @@ ACTIVATION_LOCKS = {"Sasuke Samurai #2": ("spell", "trap")}   # the owner of suc
 
 def fixed_track(self, t, b):
     """--corrected: the harness's events mark is reset at a new turn; a chain link's card followed where it moves; a
-    Summon negated by the chain on it is no longer being performed; the Normal Summons since "Narrow Pass"."""
+    Summon negated by the chain on it is no longer being performed; the Normal Summons since "Narrow Pass"; the turn a
+    card was Set in a Spell & Trap Zone."""
     moved = None
     if t == compare.M.MOVE:
         _code, prev, cur, reason = struct.unpack_from("<IIII", b)
         pc, pl_, ps, _pp = compare.loc_of(prev)
         moved = (self.id_of(pc, pl_, ps), compare.loc_of(cur), (pc, pl_, ps), reason)
     out = ORIGINAL["track"](self, t, b)
+    track_set(self, t, b)
     if t == compare.M.NEW_TURN:
         self.events_mark = 0
     elif moved is not None:
@@ -219,6 +229,32 @@ def write_counters(d, s) -> None:
                         FIX["counters_written"] += 1
 
 
+def set_turns(d) -> dict:
+    """The turn each card in a Spell & Trap Zone was Set on: (controller, zone) -> turn."""
+    if not hasattr(d, "set_turn_of"):
+        d.set_turn_of = {}
+    return d.set_turn_of
+
+
+def track_set(d, t, b) -> None:
+    """MSG_SET: a card Set in a Spell & Trap Zone on this turn."""
+    if t != compare.M.SET:
+        return
+    _code, info = struct.unpack_from("<II", b)
+    c, loc, seq, _p = compare.loc_of(info)
+    if loc == compare.L_SZONE:
+        set_turns(d)[(c, seq)] = d.turn
+
+
+def write_set_turns(d, s) -> None:
+    """Each face-down card in a Spell & Trap Zone the harness saw Set gets its `set_turn`."""
+    for (c, seq), turn in set_turns(d).items():
+        for e in s["players"]["AB"[c]].get("spells_traps") or []:
+            if e.get("id") == "%s.s%d" % ("AB"[c], seq) and e.get("face") == "down" and 1 <= turn <= s["turn"]:
+                e["set_turn"] = turn
+                FIX["set_turn_written"] += 1
+
+
 def narrow(d) -> dict:
     """The face-up "Narrow Pass" cards the harness follows: (controller, zone) -> Normal Summons since its activation,
     per player."""
@@ -232,6 +268,8 @@ def track_move(d, old_id, cur, prev, reason) -> None:
     its zone is followed no more; a monster destroyed on the field and sent to the Graveyard is a `destroyed` event."""
     c, loc, seq, _p = cur
     new_id = d.id_of(c, loc, seq)
+    if prev[1] == compare.L_SZONE:   # it left its Spell & Trap Zone: its Set turn goes with it
+        set_turns(d).pop((prev[0], prev[2]), None)
     if prev[1] == compare.L_MZONE and loc == compare.L_GRAVE and reason & REASON_DESTROY:
         d.events.append({"event": "destroyed", "card": new_id, "by": "battle" if reason & REASON_BATTLE else "effect"})
         FIX["destroyed_event_written"] += 1
@@ -257,6 +295,7 @@ def fixed_snapshot(self, phase_name, first_turn_draw, extra=None):
                  "source": "Narrow Pass"} for pl in (0, 1))
             FIX["narrow_pass_counted"] += 1
     unusable_zones(self, s)
+    write_set_turns(self, s)
     activation_locks(self, s)
     write_counters(self, s)
     a = s.get("attack")
@@ -294,6 +333,22 @@ def fixed_chain_point(self, d, b):
     return full, cands
 
 
+def fixed_discard_point(self, d, b):
+    """--corrected: a discard prompt whose count is not the hand's cards beyond the hand size is a card's own discard,
+    not the End Phase's: answered as the harness answers it, not compared."""
+    mn, n = b[2], b[4]
+    if mn == n - HAND_SIZE:
+        return ORIGINAL["discard_point"](self, d, b)
+    FIX["effect_discard_not_compared"] += 1
+    saved, before = self.cmp_set, (self.tally["points:discard"], self.tally["agree_point"])
+    self.cmp_set = lambda *a, **k: True
+    try:
+        return ORIGINAL["discard_point"](self, d, b)
+    finally:
+        self.cmp_set = saved
+        self.tally["points:discard"], self.tally["agree_point"] = before
+
+
 def fixed_duel(self, *a, **k):
     """--corrected: the corrections' counts go into the tallies."""
     try:
@@ -306,6 +361,7 @@ def fixed_duel(self, *a, **k):
 if CORRECTED:  # applied first, so the additions below wrap them (the results written after each duel hold fix:*)
     compare.Duel.track, compare.Duel.snapshot = fixed_track, fixed_snapshot
     compare.Runner.chain_point, compare.Runner.duel = fixed_chain_point, fixed_duel
+    compare.Runner.discard_point = fixed_discard_point
 
 _name_of = compare.Runner.name_of
 compare.Runner.name_of = lambda self, snap, cid: str(_name_of(self, snap, cid))
