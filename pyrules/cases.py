@@ -240,7 +240,7 @@ def _legal(v: Any, path: str) -> list[Problem]:
 
 
 # next: what each key of a step's `expect` reads in the successor snapshot (docs/ruling-cases.md)
-NEXT_FIELDS = ("zones", "lists", "positions", "faces", "equipped", "life", "deck", "events", "this_turn", "phase", "battle_step", "turn",
+NEXT_FIELDS = ("zones", "lists", "positions", "faces", "cards", "equipped", "life", "deck", "events", "this_turn", "phase", "battle_step", "turn",
                "turn_player", "priority", "window", "passed", "attack", "chain", "winner", "moving_to",
                "unresolved", "unmodelled", "effects")
 STEP_SHAPES: dict[str, Shape] = {"action": _action, "permitted": _flag, "reasons": _or_null(_strings),
@@ -507,6 +507,11 @@ _WHO_DEFAULTS = {"window": "open", "passed": False, "attack": None, "chain": [],
                  "effects": []}
 
 
+def _card_name(card: Any) -> Any:
+    """The name of a snapshot entry's card: a name, or an inline card's `name`."""
+    return card.get("name") if isinstance(card, dict) else card
+
+
 def _zone_ids(snap: dict, where: str) -> list[str]:
     """The ids of a zone list ("A.graveyard"), in the snapshot's order (a single entry as a list of one)."""
     player, _, zone = str(where).partition(".")
@@ -517,7 +522,7 @@ def _zone_ids(snap: dict, where: str) -> list[str]:
 def successor_mismatches(before: dict, r, expect: dict) -> list[str]:
     """What of `expect` the successor r (Engine.next) does not show: zones (id -> "P.zone"), lists ("P.zone" -> its
     ids in order), positions and
-    faces (id -> word), equipped (Equip Card id -> the monster's id, or None), life and deck (player -> number), events (the ones this step appended, in full),
+    faces (id -> word), cards (id -> the card's name), equipped (Equip Card id -> the monster's id, or None), life and deck (player -> number), events (the ones this step appended, in full),
     this_turn (the successor's whole this_turn, in full), the top-level keys (absent: their defaults; priority: the
     turn player; effects: the applied effects in full), unresolved and unmodelled ids."""
     after = r.snapshot
@@ -527,6 +532,7 @@ def successor_mismatches(before: dict, r, expect: dict) -> list[str]:
         "lists": {z: _zone_ids(after, z) for z in expect.get("lists") or {}},
         "positions": {i: places.get(i, ("", {}))[1].get("position") for i in expect.get("positions") or {}},
         "faces": {i: places.get(i, ("", {}))[1].get("face") for i in expect.get("faces") or {}},
+        "cards": {i: _card_name(places.get(i, ("", {}))[1].get("card")) for i in expect.get("cards") or {}},
         "equipped": {i: places.get(i, ("", {}))[1].get("equipped_to") for i in expect.get("equipped") or {}},
         "life": {p: _side_value(after, "life", p, 8000) for p in expect.get("life") or {}},
         "deck": {p: _side_value(after, "deck", p, 30) for p in expect.get("deck") or {}},
