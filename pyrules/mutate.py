@@ -433,32 +433,6 @@ def _reply(chunks: list[bytes]) -> dict:
     return got if isinstance(got, dict) else {"error": "the mutant's run gave no reply"}
 
 
-def _in_child(work: Callable[[], dict], limit: float) -> dict | None:
-    """work() in a forked child, its JSON reply; None when it runs past `limit` seconds (it is
-    ended).  Without fork, in this process."""
-    if not hasattr(os, "fork"):
-        return work()
-    import select
-
-    from .supervise import end_child
-    pid, read_end = _spawn(work)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + limit
-    try:
-        with os.fdopen(read_end, "rb") as f:
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([f], [], [], left)[0]:
-                    return None
-                chunk = os.read(f.fileno(), 1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-    finally:
-        end_child(pid)
-    return _reply(chunks)
-
-
 @dataclass
 class Report:
     folder: Path
@@ -536,13 +510,13 @@ def run(engine: Any, checks: list[Check], mutants: list[Mutant], *, limit: float
         checks_of: Callable[[Mutant], Iterable[int]] | None = None, workers: int = 1) -> None:
     """Run the checks against each mutant not marked equivalent, setting its status.  `checks_of`:
     the checks a mutant runs (every check when not given; tools/mutant_probe.py gives those where it
-    was seen).  `workers` > 1: that many mutants at once, each in its own copy of the rules (where
-    processes fork); a mutant's status is the same either way."""
-    folder = engine.rules_dir
-    killers: list[int] = []
-    if workers > 1 and hasattr(os, "fork"):
+    was seen).  Where processes fork, each mutant runs in a forked child (_run_parallel), `workers` of
+    them at once, each on its own copy of the rules; a mutant's status is the same either way."""
+    if hasattr(os, "fork"):
         _run_parallel(engine, checks, mutants, limit, progress, checks_of, workers)
         return
+    folder = engine.rules_dir                      # where nothing forks: in this process, without the limit
+    killers: list[int] = []
     with tempfile.TemporaryDirectory(prefix="pyrules-mutants-") as tmp:
         copy = Path(tmp) / folder.name
         shutil.copytree(folder, copy)
@@ -554,7 +528,7 @@ def run(engine: Any, checks: list[Check], mutants: list[Mutant], *, limit: float
                 target.write_text(m.text, encoding="utf-8")
                 start = time.monotonic()
                 try:
-                    reply = _in_child(lambda: _run_mutant(engine, copy, checks, order), limit)
+                    reply = _run_mutant(engine, copy, checks, order)
                 finally:
                     target.write_bytes(original)
                 m.seconds = time.monotonic() - start
