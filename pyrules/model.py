@@ -355,6 +355,8 @@ class _Normaliser:
         gone_ids: list[str] = []
         for n, ev in enumerate(_list(self.raw.get("this_turn"))):
             path = f"this_turn[{n}]"
+            if not isinstance(ev, dict):     # the schema has named it already (expected a mapping)
+                continue
             before = len(self.problems)
             ev = dict(ev)
             ids = self._event_problems(ev, path, players)

@@ -535,3 +535,15 @@ def test_a_monster_event_naming_a_spell_is_refused(tmp_path, event):
     s["this_turn"] = [{"event": "special_summon", "card": "apo", "method": "effect"}]
     code, out, err, _ = run(["legal", write(tmp_path, s)])
     assert code == 0, err
+
+
+def test_an_event_that_is_not_a_mapping_is_named_once():
+    """An event given as a list is refused at its own path, with no problem under a key it cannot have
+    (found by tests/test_fuzz_snapshots.py: the list was read as pairs, and `this_turn[1].card` reported)."""
+    snap = {"snapshot": 1, "turn": 3, "turn_player": "A", "phase": "main1",
+            "players": {"A": {"hand": [{"id": "x", "card": "Battle Ox"}]}, "B": {}},
+            "this_turn": [{"event": "draw"}, [{"event": "set_spell_trap", "card": "x"}, {"event": "draw", "player": "A"}]]}
+    with pytest.raises(InvalidInput) as e:
+        Engine().legal(snap)
+    assert [p.path for p in e.value.problems] == ["this_turn[1]"]
+    assert "expected a mapping" in e.value.problems[0].message
